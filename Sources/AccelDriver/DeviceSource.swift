@@ -1,0 +1,47 @@
+/// Where samples come from: the real chip on an I2C bus, or the chip model
+/// fed by a built-in script or a recorded trace. acceld never picks the
+/// model by itself: simulation is always asked for by name.
+public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
+    case i2c(bus: Int, address: UInt8, force: Bool, allowByteReads: Bool)
+    /// A built-in `MotionScript` name or a trace file path.
+    case simulated(motion: String)
+
+    public var description: String {
+        switch self {
+        case .i2c(let bus, let address, _, _): "/dev/i2c-\(bus) at \(hex(address))"
+        case .simulated(let motion): "chip model (\(motion))"
+        }
+    }
+
+    public struct MotionError: Error, CustomStringConvertible {
+        public let name: String
+        public var description: String {
+            "'\(name)' is neither a built-in motion (\(MotionScript.names.joined(separator: ", "))) nor a readable trace file"
+        }
+    }
+
+    /// The motion a simulation runs: a built-in script by name, else a trace file.
+    public static func motion(named name: String) throws -> any MotionSource {
+        if let script = MotionScript.named(name) { return script }
+        guard readTextFile(name) != nil else { throw MotionError(name: name) }
+        return TraceMotion(try Trace(contentsOf: name), name: name)
+    }
+
+    /// Opens the bus (or builds the model) on `time`.
+    public func openBus(time: TimeSource, imperfections: ChipModel.Imperfections = .init()) throws -> RegisterBus {
+        switch self {
+        case .i2c(let bus, let address, let force, let allowByteReads):
+            return try I2CBus(bus: bus, address: address, force: force, allowByteReads: allowByteReads)
+        case .simulated(let name):
+            return ChipModel(motion: try DeviceSource.motion(named: name), time: time, imperfections: imperfections)
+        }
+    }
+}
+
+/// Parses a 7-bit address, always hexadecimal as i2cdetect prints it:
+/// "0x1c" or "1c".
+public func parseAddress(_ text: String) -> UInt8? {
+    let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
+    guard let value = UInt8(digits, radix: 16), value <= 0x7F else { return nil }
+    return value
+}

@@ -1,0 +1,69 @@
+/// STATUS_REG bits (0x27), as the LIS302DL family defines them.
+public struct Status: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// A new sample overwrote one that was never read, on some axis.
+    public static let overrun = Status(rawValue: 0x80)
+    public static let zOverrun = Status(rawValue: 0x40)
+    public static let yOverrun = Status(rawValue: 0x20)
+    public static let xOverrun = Status(rawValue: 0x10)
+    /// A new sample is available.
+    public static let dataReady = Status(rawValue: 0x08)
+    public static let zDataReady = Status(rawValue: 0x04)
+    public static let yDataReady = Status(rawValue: 0x02)
+    public static let xDataReady = Status(rawValue: 0x01)
+}
+
+/// Raw output digits per axis, in the chip's axes.
+public struct Counts: Sendable, Equatable, Hashable {
+    public var x: Int
+    public var y: Int
+    public var z: Int
+    public init(_ x: Int, _ y: Int, _ z: Int) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+    public var vector: Vector3 { Vector3(Double(x), Double(y), Double(z)) }
+}
+
+/// One burst: the status byte and the outputs read in the same transaction.
+public struct Reading: Sendable, Equatable {
+    public var status: Status
+    public var counts: Counts
+    public init(status: Status, counts: Counts) {
+        self.status = status
+        self.counts = counts
+    }
+}
+
+/// A calibrated sample, as the sampler publishes it and the pipeline eats it.
+public struct Sample: Sendable, Equatable {
+    /// Sequence number; skips by exactly the number of samples lost.
+    public var seq: UInt64
+    /// Seconds on the daemon's monotonic clock (or the trace's clock in replay).
+    public var t: Double
+    public var counts: Counts
+    /// Specific force in g, in the board's axes, calibrated.
+    public var g: Vector3
+
+    public init(seq: UInt64, t: Double, counts: Counts, g: Vector3) {
+        self.seq = seq
+        self.t = t
+        self.counts = counts
+        self.g = g
+    }
+}
+
+/// Full scale and output data rate: what a user chooses.
+public struct DeviceConfiguration: Sendable, Equatable, Codable {
+    /// ±g: 2 or 8 on the LIS302DL.
+    public var range: Int
+    /// Hz: 100 or 400 on the LIS302DL.
+    public var rate: Int
+    public init(range: Int = 2, rate: Int = 100) {
+        self.range = range
+        self.rate = rate
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A recording in the project's trace format (docs/TRACE-FORMAT.md):
+/// `#` comment lines, the header `t,x,y,z`, then one row per sample of
+/// seconds and specific force in g (+1 g on the axis pointing up at rest).
+public struct Trace: Sendable, Equatable {
+    public var comments: [String]
+    public var times: [Double]
+    public var samples: [Vector3]
+
+    public init(comments: [String] = [], times: [Double] = [], samples: [Vector3] = []) {
+        precondition(times.count == samples.count)
+        self.comments = comments
+        self.times = times
+        self.samples = samples
+    }
+
+    public var count: Int { times.count }
+    public var duration: Double { (times.last ?? 0) - (times.first ?? 0) }
+
+    /// Median sample interval in seconds (robust to the odd dropped row).
+    public var typicalInterval: Double {
+        guard times.count > 1 else { return 0 }
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
+        return gaps[gaps.count / 2]
+    }
+
+    public static let header = "t,x,y,z"
+
+    public struct FormatError: Error, Equatable, CustomStringConvertible {
+        public let source: String
+        public let line: Int
+        public let reason: String
+        public var description: String {
+            "\(source):\(line): \(reason) (trace format: '#' comments, the header 't,x,y,z', then rows of seconds and g, e.g. '0.010,0.02,-0.01,0.98')"
+        }
+    }
+
+    /// Parses trace text. `source` names it in errors (a path, "stdin").
+    public init(parsing text: String, source: String = "trace") throws {
+        var comments: [String] = []
+        var times: [Double] = []
+        var samples: [Vector3] = []
+        var sawHeader = false
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
+            if line.first == "#" {
+                comments.append(String(line.dropFirst().drop { $0 == " " }))
+                continue
+            }
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            guard sawHeader else {
+                let cells = line.split(separator: ",").map { $0.trimmingCharacters() }
+                guard cells == ["t", "x", "y", "z"] else {
+                    throw FormatError(source: source, line: lineNumber, reason: "expected the header 't,x,y,z', found '\(line.prefix(60))'")
+                }
+                sawHeader = true
+                continue
+            }
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard cells.count == 4 else {
+                throw FormatError(source: source, line: lineNumber, reason: "expected 4 comma-separated values (t,x,y,z), found \(cells.count)")
+            }
+            var values = (0.0, 0.0, 0.0, 0.0)
+            for (index, cell) in cells.enumerated() {
+                guard let value = Double(cell.trimmingCharacters()), value.isFinite else {
+                    let column = ["t", "x", "y", "z"][index]
+                    throw FormatError(source: source, line: lineNumber, reason: "column \(column) is '\(cell.prefix(30))', not a finite number")
+                }
+                switch index {
+                case 0: values.0 = value
+                case 1: values.1 = value
+                case 2: values.2 = value
+                default: values.3 = value
+                }
+            }
+            if let previous = times.last, values.0 <= previous {
+                throw FormatError(source: source, line: lineNumber, reason: "time \(values.0) s does not increase (previous row: \(previous) s)")
+            }
+            times.append(values.0)
+            samples.append(Vector3(values.1, values.2, values.3))
+        }
+        guard sawHeader else { throw FormatError(source: source, line: lineNumber, reason: "no header 't,x,y,z' found") }
+        guard !times.isEmpty else { throw FormatError(source: source, line: lineNumber, reason: "no samples after the header") }
+        self.init(comments: comments, times: times, samples: samples)
+    }
+
+    /// Reads and parses a file.
+    public init(contentsOf path: String) throws {
+        guard let text = readTextFile(path) else {
+            throw FormatError(source: path, line: 0, reason: "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        try self.init(parsing: text, source: path)
+    }
+
+    /// The text form: comments, header, rows with 6 decimals for t and 5 for g
+    /// (10 µg: finer than any chip of the family resolves).
+    public var text: String {
+        var out = comments.map { "# \($0)\n" }.joined()
+        out += Trace.header + "\n"
+        out.reserveCapacity(out.utf8.count + times.count * 36)
+        for (t, g) in zip(times, samples) {
+            out += "\(fixed(t, 6)),\(fixed(g.x, 5)),\(fixed(g.y, 5)),\(fixed(g.z, 5))\n"
+        }
+        return out
+    }
+}
+
+/// Whole-file read with POSIX calls (Foundation-free so the driver stays small).
+func readTextFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+        if n < chunk.count { break }
+    }
+    if ferror(file) != 0 { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Fixed-point decimal text without Foundation, e.g. fixed(-0.5, 3) = "-0.500".
+public func fixed(_ value: Double, _ decimals: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    guard scaled < 9e15 else { return String(value) }
+    let whole = Int64(scaled)
+    let unit = Int64(scale)
+    var fraction = String(whole % unit)
+    while fraction.count < decimals { fraction = "0" + fraction }
+    let sign = value < 0 && whole != 0 ? "-" : ""
+    return decimals == 0 ? sign + String(whole) : sign + String(whole / unit) + "." + fraction
+}
