@@ -36,7 +36,7 @@ public final class I2CBus: RegisterBus {
 
     public init(path: String, address: UInt8, force: Bool = false, allowByteReads: Bool = false) throws {
         guard address <= 0x7F else {
-            throw BusError.unsupported(path: path, what: "8-bit address \(hex(address)) (use the 7-bit form \(hex(address >> 1)))")
+            throw BusError.unsupported(path: path, what: "address \(hex(address)), which is not a 7-bit address (an 8-bit form? use \(hex(address >> 1)))")
         }
         let opened = ci2c_open_path(path)
         if opened < 0 { throw BusError.from(errno: -opened, path: path, address: address, operation: "open") }

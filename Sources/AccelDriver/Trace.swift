@@ -86,8 +86,9 @@ public struct Trace: Sendable, Equatable {
             times.append(values.0)
             samples.append(Vector3(values.1, values.2, values.3))
         }
-        guard sawHeader else { throw FormatError(source: source, line: lineNumber, reason: "no header 't,x,y,z' found") }
-        guard !times.isEmpty else { throw FormatError(source: source, line: lineNumber, reason: "no samples after the header") }
+        let lastLine = text.hasSuffix("\n") ? lineNumber - 1 : lineNumber
+        guard sawHeader else { throw FormatError(source: source, line: lastLine, reason: "no header 't,x,y,z' found") }
+        guard !times.isEmpty else { throw FormatError(source: source, line: lastLine, reason: "no samples after the header") }
         self.init(comments: comments, times: times, samples: samples)
     }
 
