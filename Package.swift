@@ -19,14 +19,23 @@ let package = Package(
         ),
         // Registers to g: bus seam, I2C bus, chip profiles, driver, chip model.
         .target(name: "AccelDriver", dependencies: ["CI2C"]),
+        // The pure pipeline: filters, attitude, detectors. No I/O.
+        .target(name: "AccelMotion", dependencies: ["AccelDriver"]),
+        // The wire messages, shared by the daemon, replay and clients.
+        .target(name: "AccelProtocol", dependencies: ["AccelDriver", "AccelMotion"]),
+        // The daemon's logic: configuration, replay, sampler, hub, server.
+        .target(name: "AccelDaemon", dependencies: ["AccelDriver", "AccelMotion", "AccelProtocol"]),
         .executableTarget(
             name: "acceld",
             dependencies: [
                 "AccelDriver",
+                "AccelDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "AccelDriverTests", dependencies: ["AccelDriver"]),
+        .testTarget(name: "AccelMotionTests", dependencies: ["AccelMotion"]),
+        .testTarget(name: "AccelDaemonTests", dependencies: ["AccelDaemon", "AccelProtocol"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import AccelDaemon
 import AccelDriver
 import ArgumentParser
 
@@ -9,9 +10,10 @@ struct Acceld: ParsableCommand {
             Examples:
               acceld sample --simulate tour --seconds 3   # converted samples from the chip model
               acceld sample --bus 1 --address 0x1c        # the same from a real chip
+              acceld replay fall.csv --rate 400           # a recording through the pipeline
             """,
         version: AcceldVersion.string,
-        subcommands: [Sample.self]
+        subcommands: [Sample.self, ReplayCommand.self]
     )
 }
 

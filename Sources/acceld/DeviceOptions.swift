@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccelDaemon
 import AccelDriver
 import ArgumentParser
 
@@ -49,6 +50,7 @@ func exitWithDeviceError(_ error: Error) -> Never {
     case let e as DriverError: (e.description, e.exitCode)
     case let e as Trace.FormatError: (e.description, 65)
     case let e as DeviceSource.MotionError: (e.description, 66)
+    case let e as ConfigurationError: (e.description, 78)  // EX_CONFIG
     default: ("\(error)", 1)
     }
     printError("acceld: \(message)")

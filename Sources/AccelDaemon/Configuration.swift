@@ -1,0 +1,199 @@
+import AccelDriver
+import AccelMotion
+
+/// Everything a configuration file can set. Defaults are the ones in
+/// Config/acceld.conf (a test keeps the two equal).
+public struct Configuration: Sendable, Equatable {
+    public var device = DeviceSettings()
+    public var motion = MotionSettings()
+    public init() {}
+}
+
+public struct DeviceSettings: Sendable, Equatable {
+    public var bus = 1
+    public var address: UInt8 = 0x1C
+    public var range = 2
+    public var rate = 100
+    public var mountMatrix = MountMatrix.identity
+    public init() {}
+
+    public var configuration: DeviceConfiguration { DeviceConfiguration(range: range, rate: rate) }
+}
+
+/// A configuration file problem, with the file and line.
+public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
+    public let source: String
+    public let line: Int
+    public let message: String
+    public var description: String { "\(source):\(line): \(message)" }
+}
+
+/// One settable key: where it lives, how to parse it, what it means.
+struct ConfigKey {
+    let section: String
+    let name: String
+    let help: String
+    /// Parses `text` into the configuration, or returns why it cannot.
+    let set: (inout Configuration, String) -> String?
+    let get: (Configuration) -> String
+
+    var fullName: String { "[\(section)] \(name)" }
+
+    static func number(_ section: String, _ name: String, _ path: WritableKeyPath<Configuration, Double>,
+                       _ allowed: ClosedRange<Double>, unit: String, _ help: String) -> ConfigKey {
+        ConfigKey(section: section, name: name, help: help, set: { config, text in
+            guard let value = Double(text), value.isFinite else { return "'\(text)' is not a number (\(unit))" }
+            guard allowed.contains(value) else {
+                return "\(text) is out of range: allowed \(fixed(allowed.lowerBound, 3))..\(fixed(allowed.upperBound, 3)) \(unit)"
+            }
+            config[keyPath: path] = value
+            return nil
+        }, get: { String($0[keyPath: path]) })
+    }
+
+    static func integer(_ section: String, _ name: String, _ path: WritableKeyPath<Configuration, Int>,
+                        _ allowed: [Int]? = nil, within: ClosedRange<Int>? = nil, _ help: String) -> ConfigKey {
+        ConfigKey(section: section, name: name, help: help, set: { config, text in
+            guard let value = Int(text) else { return "'\(text)' is not a whole number" }
+            if let allowed, !allowed.contains(value) {
+                return "\(value) is not one of " + allowed.map(String.init).joined(separator: ", ")
+            }
+            if let within, !within.contains(value) { return "\(value) is out of range: allowed \(within.lowerBound)..\(within.upperBound)" }
+            config[keyPath: path] = value
+            return nil
+        }, get: { String($0[keyPath: path]) })
+    }
+}
+
+extension Configuration {
+    /// The table of keys. Adding a tunable is adding a line here, to
+    /// Config/acceld.conf and to docs/CONFIG.md.
+    static var keys: [ConfigKey] {
+        [
+            .integer("device", "bus", \.device.bus, within: 0...1023, "I2C bus number, the N in /dev/i2c-N"),
+            ConfigKey(section: "device", name: "address", help: "7-bit I2C address in hex", set: { config, text in
+                guard let address = parseAddress(text) else { return "'\(text)' is not a 7-bit hex address; use 0x1c (SDO low) or 0x1d (SDO high)" }
+                config.device.address = address
+                return nil
+            }, get: { hex($0.device.address) }),
+            .integer("device", "range", \.device.range, [2, 8], "full scale in g"),
+            .integer("device", "rate", \.device.rate, [100, 400], "output data rate in Hz"),
+            ConfigKey(section: "device", name: "mount-matrix", help: "chip axes to board axes, IIO form", set: { config, text in
+                do { config.device.mountMatrix = try MountMatrix(parsing: text) } catch { return "\(error)" }
+                return nil
+            }, get: { $0.device.mountMatrix.description }),
+
+            ConfigKey(section: "gravity", name: "filter", help: "classic, exponential or adaptive", set: { config, text in
+                guard let filter = GravitySettings.Filter(rawValue: text) else {
+                    return "'\(text)' is not a filter: choose " + GravitySettings.Filter.allCases.map(\.rawValue).joined(separator: ", ")
+                }
+                config.motion.gravity.filter = filter
+                return nil
+            }, get: { $0.motion.gravity.filter.rawValue }),
+            .number("gravity", "cutoff-hz", \.motion.gravity.cutoffHz, 0.01...50, unit: "Hz", "low-pass cut-off (adaptive: while |a| is near 1 g)"),
+            .number("gravity", "motion-cutoff-hz", \.motion.gravity.motionCutoffHz, 0.001...50, unit: "Hz", "adaptive: cut-off while accelerated"),
+            .number("gravity", "adaptive-band", \.motion.gravity.adaptiveBand, 0.01...2, unit: "g", "adaptive: ||a| - 1| at which it is fully slowed"),
+            .number("gravity", "classic-factor", \.motion.gravity.classicFactor, 0.001...1, unit: "per sample", "classic: weight of the new sample"),
+
+            .number("orientation", "dead-zone-degrees", \.motion.orientation.deadZoneDegrees, 0...60, unit: "degrees", "margin a neighbouring face must win by"),
+            .number("orientation", "tilt-limit-degrees", \.motion.orientation.tiltLimitDegrees, 10...54, unit: "degrees", "largest angle from a face's axis to enter it"),
+            .number("orientation", "magnitude-tolerance", \.motion.orientation.magnitudeTolerance, 0.01...2, unit: "g", "no decision while ||a| - 1| exceeds it"),
+            .number("orientation", "settle-seconds", \.motion.orientation.settleSeconds, 0...10, unit: "s", "how long a new face must hold"),
+
+            .number("shake", "threshold", \.motion.shake.threshold, 0.05...20, unit: "g", "|user acceleration| that makes a sample active"),
+            .number("shake", "window-seconds", \.motion.shake.windowSeconds, 0.05...10, unit: "s", "sliding window length"),
+            .number("shake", "fraction", \.motion.shake.fraction, 0.01...1, unit: "of the window", "active fraction that starts a shake"),
+            .integer("shake", "minimum-reversals", \.motion.shake.minimumReversals, within: 0...100, "direction reversals needed"),
+            .number("shake", "minimum-span-seconds", \.motion.shake.minimumSpanSeconds, 0...10, unit: "s", "first to last active sample"),
+            .number("shake", "rearm-fraction", \.motion.shake.rearmFraction, 0...1, unit: "of the window", "active fraction that ends it"),
+            .number("shake", "minimum-interval-seconds", \.motion.shake.minimumIntervalSeconds, 0...60, unit: "s", "quiet time between shakes"),
+
+            .number("freefall", "threshold", \.motion.freeFall.threshold, 0.01...1, unit: "g", "|a| below it is falling"),
+            .number("freefall", "minimum-seconds", \.motion.freeFall.minimumSeconds, 0.005...10, unit: "s", "shortest fall reported"),
+            .number("freefall", "exit-threshold", \.motion.freeFall.exitThreshold, 0.01...5, unit: "g", "|a| that ends a fall"),
+            .number("freefall", "rearm-seconds", \.motion.freeFall.rearmSeconds, 0...10, unit: "s", "calm time before the next fall"),
+
+            .number("movement", "start-threshold", \.motion.movement.startThreshold, 0.01...20, unit: "g", "|user acceleration| that starts a movement"),
+            .number("movement", "decision-seconds", \.motion.movement.decisionSeconds, 0...2, unit: "s", "how long the push is summed for the direction"),
+            .number("movement", "lull-threshold", \.motion.movement.lullThreshold, 0.001...20, unit: "g", "below it the board is calm"),
+            .number("movement", "lull-seconds", \.motion.movement.lullSeconds, 0.01...10, unit: "s", "calm time that ends a movement"),
+            .number("movement", "maximum-seconds", \.motion.movement.maximumSeconds, 0.05...60, unit: "s", "longer movements are handling, not reported"),
+        ]
+    }
+
+    /// Parses configuration text on top of the defaults. Format: INI-style
+    /// `[section]` headers, `key = value` lines, `#` or `;` comments.
+    public init(parsing text: String, source: String = "configuration") throws {
+        self.init()
+        let keys = Configuration.keys
+        let sections = Set(keys.map(\.section))
+        var section: String?
+        var seen: [String: Int] = [:]
+        var number = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            var line = rawLine.trimmingWhitespace()
+            if let hash = line.firstIndex(where: { $0 == "#" || $0 == ";" }) { line = line[..<hash].trimmingWhitespace() }
+            if line.isEmpty { continue }
+            func fail(_ message: String) -> ConfigurationError { ConfigurationError(source: source, line: number, message: message) }
+            if line.first == "[" {
+                guard line.last == "]" else { throw fail("a section header looks like [name]; found '\(line)'") }
+                let name = String(line.dropFirst().dropLast()).trimmingWhitespace()
+                guard sections.contains(name) else {
+                    throw fail("unknown section [\(name)]" + suggestion(name, among: Array(sections)) + "; sections are " + sections.sorted().map { "[\($0)]" }.joined(separator: ", "))
+                }
+                section = name
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else { throw fail("expected 'key = value', found '\(line)'") }
+            let name = String(line[..<equals]).trimmingWhitespace()
+            let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+            guard let section else { throw fail("'\(name)' comes before any [section]; put it under one of " + sections.sorted().map { "[\($0)]" }.joined(separator: ", ")) }
+            guard let key = keys.first(where: { $0.section == section && $0.name == name }) else {
+                let names = keys.filter { $0.section == section }.map(\.name)
+                throw fail("unknown key '\(name)' in [\(section)]" + suggestion(name, among: names) + "; known keys: " + names.joined(separator: ", "))
+            }
+            if let first = seen[key.fullName] { throw fail("\(key.fullName) is set twice (first on line \(first))") }
+            seen[key.fullName] = number
+            guard !value.isEmpty else { throw fail("\(key.fullName) has no value (\(key.help))") }
+            if let reason = key.set(&self, value) { throw fail("\(key.fullName): \(reason)") }
+        }
+    }
+
+    /// Reads and parses a file.
+    public init(contentsOf path: String) throws {
+        guard let text = readFile(path) else {
+            throw ConfigurationError(source: path, line: 0, message: "cannot read the configuration file: \(systemError())")
+        }
+        try self.init(parsing: text, source: path)
+    }
+}
+
+/// "; did you mean 'threshold'?" when a close name exists.
+func suggestion(_ name: String, among names: [String]) -> String {
+    let scored = names.map { ($0, editDistance(name, $0)) }.min { $0.1 < $1.1 }
+    guard let (best, distance) = scored, distance <= max(2, name.count / 3) else { return "" }
+    return "; did you mean '\(best)'?"
+}
+
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    var row = Array(0...b.count)
+    for i in 1...max(a.count, 1) where !a.isEmpty {
+        var previous = row[0]
+        row[0] = i
+        for j in 1...max(b.count, 1) where !b.isEmpty {
+            let current = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+            previous = current
+        }
+    }
+    return a.isEmpty ? b.count : row[b.count]
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        return String(self.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whole-file read, or nil (errno says why).
+func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+        if n < chunk.count { break }
+    }
+    return ferror(file) != 0 ? nil : String(decoding: bytes, as: UTF8.self)
+}
+
+func systemError() -> String { String(cString: strerror(errno)) }
+
+/// Buffered writes to a file descriptor: replay prints hundreds of
+/// thousands of lines a second, one write(2) each would dominate.
+public final class LineWriter {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let limit: Int
+
+    public init(fd: Int32 = 1, bufferSize: Int = 1 << 16) {
+        self.fd = fd
+        limit = bufferSize
+        buffer.reserveCapacity(bufferSize + 512)
+    }
+
+    deinit { flush() }
+
+    public func write(line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= limit { flush() }
+    }
+
+    public func flush() {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,55 @@
+import AccelDriver
+
+/// One processed sample: what a client subscribed to frames receives.
+public struct Frame: Sendable, Equatable {
+    public var seq: UInt64
+    /// Seconds (the daemon's monotonic clock, or trace time in replay).
+    public var t: Double
+    /// Calibrated specific force, g.
+    public var acceleration: Vector3
+    /// Low-passed specific force, g (Core Motion's gravity, sign flipped:
+    /// +1 g on the axis pointing up).
+    public var gravity: Vector3
+    /// acceleration − gravity, g.
+    public var user: Vector3
+    public var attitude: Attitude
+
+    public init(seq: UInt64, t: Double, acceleration: Vector3, gravity: Vector3, user: Vector3, attitude: Attitude) {
+        self.seq = seq
+        self.t = t
+        self.acceleration = acceleration
+        self.gravity = gravity
+        self.user = user
+        self.attitude = attitude
+    }
+}
+
+/// Something a person would name: a turn to another face, a shake, a fall,
+/// a push in one direction.
+public enum MotionEvent: Sendable, Equatable {
+    case orientation(OrientationDetector.Change)
+    case shake(ShakeDetector.Shake)
+    case freeFall(FreeFallDetector.Event)
+    case movement(MovementDetector.Movement)
+
+    /// The wire protocol's `class` for the event.
+    public var className: String {
+        switch self {
+        case .orientation: "orientation"
+        case .shake: "shake"
+        case .freeFall: "freefall"
+        case .movement: "movement"
+        }
+    }
+
+    public var t: Double {
+        switch self {
+        case .orientation(let e): e.t
+        case .shake(let e): e.t
+        case .freeFall(.started(let t, _)), .freeFall(.ended(let t, _, _, _)): t
+        case .movement(let e): e.t
+        }
+    }
+
+    public static let classNames = ["orientation", "shake", "freefall", "movement"]
+}

@@ -1,0 +1,68 @@
+import AccelDriver
+
+/// The pure pipeline: calibrated samples in, frames and events out. No file
+/// descriptors and no clock of its own, so the same code runs live, in
+/// replay and in tests, and every result is reproducible.
+public struct MotionPipeline: Sendable {
+    public private(set) var settings: MotionSettings
+    private var gravityFilter: GravityFilter
+    private var orientationDetector: OrientationDetector
+    private var shakeDetector: ShakeDetector
+    private var freeFallDetector: FreeFallDetector
+    private var movementDetector: MovementDetector
+
+    public init(settings: MotionSettings = MotionSettings()) {
+        self.settings = settings
+        gravityFilter = GravityFilter(settings: settings.gravity)
+        orientationDetector = OrientationDetector(settings: settings.orientation)
+        shakeDetector = ShakeDetector(settings: settings.shake)
+        freeFallDetector = FreeFallDetector(settings: settings.freeFall)
+        movementDetector = MovementDetector(settings: settings.movement)
+    }
+
+    /// The orientation decided so far (`unknown` until one has settled).
+    public var orientation: DeviceOrientation { orientationDetector.current }
+
+    /// New tunables without losing state (SIGHUP): filters and detectors
+    /// keep their history and use the new constants from the next sample.
+    public mutating func update(_ settings: MotionSettings) {
+        self.settings = settings
+        gravityFilter.settings = settings.gravity
+        orientationDetector.settings = settings.orientation
+        shakeDetector.settings = settings.shake
+        freeFallDetector.settings = settings.freeFall
+        movementDetector.settings = settings.movement
+    }
+
+    /// Processes one sample; appends any events it completes to `events`.
+    public mutating func process(_ sample: Sample, events: inout [MotionEvent]) -> Frame {
+        let t = sample.t
+        let a = sample.g
+        let magnitude = a.magnitude
+        let gravity = gravityFilter.process(a, t: t)
+        let user = a - gravity
+
+        if let change = orientationDetector.process(gravity: gravity, magnitude: magnitude, t: t) {
+            events.append(.orientation(change))
+        }
+        if let fall = freeFallDetector.process(magnitude: magnitude, t: t) {
+            events.append(.freeFall(fall))
+            // Shaking that ends in a free fall was the wind-up of a throw.
+            if case .started = fall { shakeDetector.cancel() }
+        }
+        // While falling and landing, |user| is about 1 g and the impact
+        // reverses it: that is a drop, not a shake, so the shake detector
+        // sees calm instead.
+        let shakeInput = freeFallDetector.isFalling || freeFallDetector.isSettling ? Vector3.zero : user
+        if let shake = shakeDetector.process(user: shakeInput, t: t) {
+            events.append(.shake(shake))
+        }
+        // A movement that overlaps a shake or a fall was not a deliberate push.
+        if shakeDetector.isShaking || freeFallDetector.isFalling { movementDetector.voided = true }
+        if let movement = movementDetector.process(user: user, t: t) {
+            events.append(.movement(movement))
+        }
+        return Frame(seq: sample.seq, t: t, acceleration: a, gravity: gravity, user: user,
+                     attitude: Attitude(gravity: gravity))
+    }
+}

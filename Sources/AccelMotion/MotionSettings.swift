@@ -1,0 +1,96 @@
+/// Every tunable of the pipeline, with its default and the reason for it.
+/// docs/ALGORITHMS.md explains each; the configuration file sets them.
+public struct MotionSettings: Sendable, Equatable {
+    public var gravity = GravitySettings()
+    public var orientation = OrientationSettings()
+    public var shake = ShakeSettings()
+    public var freeFall = FreeFallSettings()
+    public var movement = MovementSettings()
+    public init() {}
+}
+
+public struct GravitySettings: Sendable, Equatable {
+    public enum Filter: String, Sendable, CaseIterable {
+        /// new = f·sample + (1 − f)·previous per sample: the classic iPhone
+        /// tutorial filter. Its cut-off moves with the rate; kept for comparison.
+        case classic
+        /// One-pole low-pass specified by cut-off frequency (rate-independent).
+        case exponential
+        /// Low-pass whose cut-off drops from `cutoffHz` to `motionCutoffHz` as
+        /// |a| moves away from 1 g: it follows tilts quickly while the board is
+        /// only under gravity and barely moves while it is being accelerated.
+        case adaptive
+    }
+    public var filter = Filter.adaptive
+    public var cutoffHz = 2.0
+    public var motionCutoffHz = 0.1
+    /// |(|a| − 1 g)| at which the adaptive filter is fully slowed, in g.
+    public var adaptiveBand = 0.15
+    public var classicFactor = 0.1
+    public init() {}
+}
+
+public struct OrientationSettings: Sendable, Equatable {
+    /// A neighbour must be this much closer than the current face (in angle
+    /// from its axis) before it wins: between two faces the switch happens at
+    /// 45° ± half of this, not at 45°.
+    public var deadZoneDegrees = 20.0
+    /// No face is entered unless gravity is within this angle of its axis.
+    public var tiltLimitDegrees = 40.0
+    /// No decision while |a| differs from 1 g by more than this (g).
+    public var magnitudeTolerance = 0.25
+    /// A new face must hold this long before the event fires (s).
+    public var settleSeconds = 0.3
+    public init() {}
+}
+
+public struct ShakeSettings: Sendable, Equatable {
+    /// A sample is active when |user acceleration| reaches this (g).
+    public var threshold = 1.2
+    /// The window the fractions are taken over (s).
+    public var windowSeconds = 0.5
+    /// Fraction of the window's samples that must be active to start.
+    /// Measured on shared/data/shake at 100 Hz: the bursts reach 0.47 (the
+    /// second, jerky one) to 0.82; handling between them stays below 0.27.
+    public var fraction = 0.35
+    /// Direction reversals among active samples needed to start: a shake
+    /// goes back and forth; a single jolt does not.
+    public var minimumReversals = 1
+    /// From first to last active sample in the window, at least (s).
+    public var minimumSpanSeconds = 0.25
+    /// The shake ends (and re-arms) when the active fraction falls below this.
+    public var rearmFraction = 0.1
+    /// Quiet time after a shake before another may start (s).
+    public var minimumIntervalSeconds = 1.0
+    public init() {}
+}
+
+public struct FreeFallSettings: Sendable, Equatable {
+    /// Free fall while |a| is below this (g).
+    public var threshold = 0.4
+    /// It counts once it has lasted this long (s).
+    public var minimumSeconds = 0.1
+    /// It ends when |a| reaches this (g): above `threshold`, so a wobble in
+    /// mid-air does not cut a fall in two.
+    public var exitThreshold = 0.8
+    /// After a fall, |a| must stay above `threshold` this long before another
+    /// can start: bounces after the landing belong to the same drop (s).
+    public var rearmSeconds = 0.5
+    public init() {}
+}
+
+public struct MovementSettings: Sendable, Equatable {
+    /// A movement starts when |user acceleration| reaches this (g).
+    public var startThreshold = 0.3
+    /// The direction is taken from the user acceleration summed over this
+    /// long after the start: the push, before the braking (s).
+    public var decisionSeconds = 0.05
+    /// It ends after |user acceleration| stays below this (g) ...
+    public var lullThreshold = 0.1
+    /// ... for this long (s).
+    public var lullSeconds = 0.2
+    /// Longer "movements" are someone handling the board, not a gesture,
+    /// and are not reported (s).
+    public var maximumSeconds = 1.5
+    public init() {}
+}
