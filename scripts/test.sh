@@ -5,10 +5,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
+# Runs a command, hiding lines that match $2, and fails with its status.
+quietly() {
+    local filter=$1; shift
+    set +e
+    "$@" 2>&1 | grep -vE "$filter"
+    local status=${PIPESTATUS[0]}
+    set -e
+    [ "$status" -eq 0 ] || { echo "test.sh: '$*' failed (exit $status)" >&2; exit "$status"; }
+}
+
+echo "== swift build (the end-to-end tests run the built binaries)" >&2
+quietly '^\[[0-9]+/[0-9]+\]' swift build
+
 echo "== swift test" >&2
-# "started" lines are noise in a CI log; swift test's own status decides.
-set +e
-swift test 2>&1 | grep -vE '^[[:space:]]*(◇|↳)'
-status=${PIPESTATUS[0]}
-set -e
-[ "$status" -eq 0 ] || { echo "test.sh: swift test failed (exit $status)" >&2; exit "$status"; }
+quietly '^[[:space:]]*(◇|↳)' swift test

@@ -122,7 +122,8 @@ extension Configuration {
     }
 
     /// Parses configuration text on top of the defaults. Format: INI-style
-    /// `[section]` headers, `key = value` lines, `#` or `;` comments.
+    /// `[section]` headers, `key = value` lines, comments from `#` or `;` at
+    /// the start of a line or from ` #` after a value.
     public init(parsing text: String, source: String = "configuration") throws {
         self.init()
         let keys = Configuration.keys
@@ -133,7 +134,12 @@ extension Configuration {
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
             var line = rawLine.trimmingWhitespace()
-            if let hash = line.firstIndex(where: { $0 == "#" || $0 == ";" }) { line = line[..<hash].trimmingWhitespace() }
+            // Whole-line comments start with # or ;, trailing ones with " #"
+            // (';' separates mount-matrix rows, so it never starts a trailing one).
+            if line.first == "#" || line.first == ";" { continue }
+            if let hash = line.indices.first(where: { line[$0] == "#" && $0 > line.startIndex && " \t".contains(line[line.index(before: $0)]) }) {
+                line = line[..<hash].trimmingWhitespace()
+            }
             if line.isEmpty { continue }
             func fail(_ message: String) -> ConfigurationError { ConfigurationError(source: source, line: number, message: message) }
             if line.first == "[" {

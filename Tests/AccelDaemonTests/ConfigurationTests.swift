@@ -1,0 +1,57 @@
+@testable import AccelDaemon
+import AccelDriver
+import AccelMotion
+import Testing
+
+@Suite("Configuration file")
+struct ConfigurationTests {
+    @Test("the shipped Config/acceld.conf states exactly the built-in defaults")
+    func shippedDefaults() throws {
+        let shipped = try Configuration(contentsOf: repositoryRoot + "/Config/acceld.conf")
+        #expect(shipped == Configuration())
+        // And it mentions every key, so it documents them all.
+        let text = try #require(readFile(repositoryRoot + "/Config/acceld.conf"))
+        for key in Configuration.keys { #expect(text.contains("\n\(key.name) = "), "\(key.fullName) missing") }
+    }
+
+    @Test("values are applied, comments and blank lines ignored")
+    func applied() throws {
+        let c = try Configuration(parsing: """
+            ; a comment
+            [device]
+            range = 8
+            rate = 400
+            address = 0x1d
+
+            [shake]
+            threshold = 1.5   # stronger
+            [gravity]
+            filter = exponential
+            """)
+        #expect(c.device.range == 8 && c.device.rate == 400 && c.device.address == 0x1D)
+        #expect(c.motion.shake.threshold == 1.5)
+        #expect(c.motion.gravity.filter == .exponential)
+        #expect(c.motion.freeFall == FreeFallSettings(), "untouched sections keep their defaults")
+    }
+
+    @Test("mistakes are errors naming the file, the line, the key and the reason", arguments: [
+        ("[shake]\ntreshold = 1\n", 2, "unknown key 'treshold' in [shake]; did you mean 'threshold'?"),
+        ("[shake]\nthreshold = strong\n", 2, "[shake] threshold: 'strong' is not a number (g)"),
+        ("[shake]\nthreshold = -1\n", 2, "[shake] threshold: -1 is out of range"),
+        ("[device]\nrange = 4\n", 2, "[device] range: 4 is not one of 2, 8"),
+        ("[device]\naddress = 0x3a0\n", 2, "is not a 7-bit hex address"),
+        ("[device]\nmount-matrix = 1, 0, 0\n", 2, "found 1 rows"),
+        ("[gravity]\nfilter = kalman\n", 2, "'kalman' is not a filter: choose classic, exponential, adaptive"),
+        ("[shaek]\n", 1, "unknown section [shaek]; did you mean 'shake'?"),
+        ("threshold = 1\n", 1, "comes before any [section]"),
+        ("[shake]\nthreshold = 1\nthreshold = 2\n", 3, "set twice (first on line 2)"),
+        ("[shake]\nthreshold\n", 2, "expected 'key = value'"),
+        ("[shake]\nthreshold =\n", 2, "has no value"),
+    ])
+    func mistakes(text: String, line: Int, message: String) {
+        let error = #expect(throws: ConfigurationError.self) { try Configuration(parsing: text, source: "test.conf") }
+        #expect(error?.line == line)
+        #expect(error?.description.hasPrefix("test.conf:\(line): ") == true)
+        #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// The acceld binary `swift build` made (scripts/test.sh builds it first).
+let acceldBinary = repositoryRoot + "/.build/debug/acceld"
+
+struct ProcessResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// Runs acceld with `arguments` to completion and captures its output.
+func acceld(_ arguments: [String]) throws -> ProcessResult { try run(acceldBinary, arguments) }
+
+/// Runs a built binary to completion and captures its output.
+func run(_ binary: String, _ arguments: [String]) throws -> ProcessResult {
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        Issue.record("\(binary) is missing: run 'swift build' before 'swift test' (scripts/test.sh does)")
+        return ProcessResult(status: -1, stdout: "", stderr: "")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes before waiting, or a full pipe would block the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Writes `text` to a fresh temporary file and returns its path.
+func temporaryFile(_ text: String, name: String) throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("acceld-tests-\(getpid())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent(name).path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@Suite("acceld replay, the command")
+struct ReplayCommandTests {
+    @Test("the same recording gives byte-identical NDJSON, every line a JSON object with a class")
+    func deterministic() throws {
+        let arguments = ["replay", sharedData + "/freefall/up_and_down_2.csv", "--rate", "400"]
+        let first = try acceld(arguments), second = try acceld(arguments)
+        #expect(first.status == 0)
+        #expect(first.stdout == second.stdout)
+        let lines = first.stdout.split(separator: "\n")
+        #expect(lines.count > 1500)
+        for line in lines.prefix(50) + lines.suffix(50) {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["class"] is String)
+        }
+        #expect(lines.contains { $0.contains("\"class\":\"freefall\"") && $0.contains("\"phase\":\"end\"") })
+    }
+
+    @Test("a frame carries seq, t, acceleration, gravity, user acceleration, pitch and roll")
+    func frameSchema() throws {
+        let result = try acceld(["replay", "rest"])
+        let first = try #require(result.stdout.split(separator: "\n").first)
+        let frame = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        #expect(frame["class"] as? String == "frame")
+        for key in ["seq", "t", "acc", "gravity", "user", "pitch", "roll"] { #expect(frame[key] != nil, "\(key)") }
+        #expect((frame["acc"] as? [Double])?.count == 3)
+    }
+
+    @Test("a malformed trace is refused with its line number and a non-zero exit")
+    func malformedTrace() throws {
+        let path = try temporaryFile("t,x,y,z\n0,0,0,1\n0.01,0,0\n", name: "bad.csv")
+        let result = try acceld(["replay", path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("bad.csv:3: expected 4 comma-separated values"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("a bad configuration is refused with the key and the reason, exit 78")
+    func badConfiguration() throws {
+        let config = try temporaryFile("[shake]\ntreshold = 1\n", name: "bad.conf")
+        let result = try acceld(["replay", "rest", "--config", config])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("bad.conf:2: unknown key 'treshold' in [shake]; did you mean 'threshold'?"))
+    }
+
+    @Test("a configuration changes what replay detects")
+    func configurationApplies() throws {
+        let strict = try temporaryFile("[freefall]\nminimum-seconds = 2\n", name: "strict.conf")
+        let file = sharedData + "/freefall/fall_1.csv"
+        #expect(try acceld(["replay", file, "--events-only"]).stdout.contains("freefall"))
+        #expect(!(try acceld(["replay", file, "--events-only", "--config", strict]).stdout.contains("freefall")))
+    }
+
+    @Test("an unsupported rate is refused with the choices")
+    func badRate() throws {
+        let result = try acceld(["replay", "rest", "--rate", "200"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("rate 200 Hz is not available on this chip: choose one of 100 Hz, 400 Hz"))
+    }
+}
+
+@Suite("acceld sample, the command")
+struct SampleCommandTests {
+    @Test("prints converted samples from the chip model when asked to simulate")
+    func simulated() throws {
+        let result = try acceld(["sample", "--simulate", "rest", "--seconds", "0.3", "--every", "5"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("LIS302DL"))
+        #expect(result.stdout.contains("1.008"), "56 digits × 18 mg on Z at rest")
+    }
+
+    @Test("never falls back to simulation: a missing bus is an error with its own exit code")
+    func missingBus() throws {
+        let result = try acceld(["sample", "--bus", "250"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("no I2C bus at /dev/i2c-250"))
+    }
+}

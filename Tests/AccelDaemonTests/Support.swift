@@ -1,0 +1,31 @@
+import AccelDaemon
+import AccelDriver
+import AccelMotion
+
+/// The checkout's root, and ../shared/data beside it.
+let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/").map(String.init)
+    parts.removeLast(3)
+    return "/" + parts.joined(separator: "/")
+}()
+let sharedData = repositoryRoot + "/../shared/data"
+
+/// Replays a shared recording and returns its events.
+func replayEvents(_ file: String, rate: Int, range: Int = 2) throws -> (frames: [Frame], events: [MotionEvent]) {
+    var configuration = Configuration()
+    configuration.device.rate = rate
+    configuration.device.range = range
+    let motion = TraceMotion(try Trace(contentsOf: sharedData + "/" + file), name: file)
+    var frames: [Frame] = []
+    var events: [MotionEvent] = []
+    try Replay(motion: motion, configuration: configuration).run(onFrame: { frames.append($0) }, onEvent: { events.append($0) })
+    return (frames, events)
+}
+
+extension MotionEvent {
+    var orientation: DeviceOrientation? { if case .orientation(let o) = self { o.orientation } else { nil } }
+    var isShake: Bool { if case .shake = self { true } else { false } }
+    var shakeStart: Double? { if case .shake(let s) = self { s.start } else { nil } }
+    var fallStarted: Bool { if case .freeFall(.started) = self { true } else { false } }
+    var fallDuration: Double? { if case .freeFall(.ended(_, _, let d, _)) = self { d } else { nil } }
+}
