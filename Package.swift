@@ -10,6 +10,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // The C shim over i2c-dev and libi2c (Debian: libi2c-dev).
@@ -24,7 +26,15 @@ let package = Package(
         // The wire messages, shared by the daemon, replay and clients.
         .target(name: "AccelProtocol", dependencies: ["AccelDriver", "AccelMotion"]),
         // The daemon's logic: configuration, replay, sampler, hub, server.
-        .target(name: "AccelDaemon", dependencies: ["AccelDriver", "AccelMotion", "AccelProtocol"]),
+        .target(
+            name: "AccelDaemon",
+            dependencies: [
+                "AccelDriver", "AccelMotion", "AccelProtocol",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "acceld",
             dependencies: [

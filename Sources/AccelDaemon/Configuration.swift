@@ -6,6 +6,8 @@ import AccelMotion
 public struct Configuration: Sendable, Equatable {
     public var device = DeviceSettings()
     public var motion = MotionSettings()
+    public var socket = SocketSettings()
+    public var daemon = DaemonSettings()
     public init() {}
 }
 
@@ -47,6 +49,24 @@ struct ConfigKey {
                 return "\(text) is out of range: allowed \(fixed(allowed.lowerBound, 3))..\(fixed(allowed.upperBound, 3)) \(unit)"
             }
             config[keyPath: path] = value
+            return nil
+        }, get: { String($0[keyPath: path]) })
+    }
+
+    static func text(_ section: String, _ name: String, _ path: WritableKeyPath<Configuration, String>, _ help: String) -> ConfigKey {
+        ConfigKey(section: section, name: name, help: help, set: { config, text in
+            config[keyPath: path] = text == "\"\"" ? "" : text
+            return nil
+        }, get: { $0[keyPath: path] })
+    }
+
+    static func flag(_ section: String, _ name: String, _ path: WritableKeyPath<Configuration, Bool>, _ help: String) -> ConfigKey {
+        ConfigKey(section: section, name: name, help: help, set: { config, text in
+            switch text {
+            case "true", "yes", "on": config[keyPath: path] = true
+            case "false", "no", "off": config[keyPath: path] = false
+            default: return "'\(text)' is not a yes/no value: use true or false"
+            }
             return nil
         }, get: { String($0[keyPath: path]) })
     }
@@ -117,6 +137,21 @@ extension Configuration {
             .number("movement", "decision-seconds", \.motion.movement.decisionSeconds, 0...2, unit: "s", "how long the push is summed for the direction"),
             .number("movement", "lull-threshold", \.motion.movement.lullThreshold, 0.001...20, unit: "g", "below it the board is calm"),
             .number("movement", "lull-seconds", \.motion.movement.lullSeconds, 0.01...10, unit: "s", "calm time that ends a movement"),
+            .text("socket", "path", \.socket.path, "where clients connect"),
+            ConfigKey(section: "socket", name: "mode", help: "file mode of the socket, octal", set: { config, text in
+                guard let mode = UInt32(text, radix: 8), mode <= 0o777 else { return "'\(text)' is not an octal file mode such as 0660" }
+                config.socket.mode = mode
+                return nil
+            }, get: { "0" + String($0.socket.mode, radix: 8) }),
+            .text("socket", "group", \.socket.group, "group of the socket"),
+            .integer("socket", "max-clients", \.socket.maxClients, within: 1...10_000, "clients at once"),
+            .integer("socket", "max-line-bytes", \.socket.maxLineBytes, within: 64...1_048_576, "longest request line"),
+            .integer("socket", "client-buffer-bytes", \.socket.clientBufferBytes, within: 4096...67_108_864, "bytes queued per client before dropping"),
+            .number("socket", "client-stuck-seconds", \.socket.clientStuckSeconds, 0.1...3600, unit: "s", "a client stuck this long is disconnected"),
+            .text("daemon", "privileged-group", \.daemon.privilegedGroup, "group allowed to configure"),
+            .text("daemon", "calibration-file", \.daemon.calibrationFile, "where the calibration is kept"),
+            .flag("daemon", "power-down-on-exit", \.daemon.powerDownOnExit, "power the chip down on exit"),
+            .flag("daemon", "wait-for-device", \.daemon.waitForDevice, "wait for a missing device at start"),
             .number("movement", "maximum-seconds", \.motion.movement.maximumSeconds, 0.05...60, unit: "s", "longer movements are handling, not reported"),
         ]
     }

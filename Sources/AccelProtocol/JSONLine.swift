@@ -14,6 +14,9 @@ public struct JSONLine {
         first = false
     }
 
+    /// A nested object without a class.
+    public init() { text = "{" }
+
     private mutating func key(_ name: String) {
         text += first ? "\"" : ",\""
         first = false

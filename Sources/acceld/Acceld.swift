@@ -8,15 +8,14 @@ struct Acceld: ParsableCommand {
         abstract: "The accelerometer daemon for LIS302DL-class chips on Linux I2C.",
         discussion: """
             Examples:
+              acceld --simulate --socket /tmp/acceld.sock # the daemon on the chip model
+              acceld --config /etc/acceld/acceld.conf     # the daemon on a real chip
               acceld sample --simulate tour --seconds 3   # converted samples from the chip model
               acceld sample --bus 1 --address 0x1c        # the same from a real chip
               acceld replay fall.csv --rate 400           # a recording through the pipeline
             """,
-        version: AcceldVersion.string,
-        subcommands: [Sample.self, ReplayCommand.self]
+        version: acceldVersion,
+        subcommands: [RunCommand.self, Sample.self, ReplayCommand.self],
+        defaultSubcommand: RunCommand.self
     )
-}
-
-enum AcceldVersion {
-    static let string = "0.1.0"
 }

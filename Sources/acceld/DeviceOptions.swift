@@ -5,13 +5,13 @@ import AccelDaemon
 import AccelDriver
 import ArgumentParser
 
-/// How to reach the chip, shared by every subcommand that opens one.
+/// How to reach the chip. Each option overrides the configuration file.
 struct DeviceOptions: ParsableArguments {
-    @Option(help: "I2C bus number: the N of /dev/i2c-N.")
-    var bus: Int = 1
+    @Option(help: "I2C bus number: the N of /dev/i2c-N. [default: 1]")
+    var bus: Int?
 
-    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c (SDO low) or 0x1d (SDO high).", valueName: "hex"))
-    var address: String = "0x1c"
+    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c (SDO low) or 0x1d (SDO high). [default: 0x1c]", valueName: "hex"))
+    var address: String?
 
     @Flag(help: "Take the address even if a kernel driver has claimed it (I2C_SLAVE_FORCE).")
     var force = false
@@ -22,35 +22,43 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(MotionScript.names.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"))
     var simulate: String?
 
-    @Option(help: "Full scale in g: 2 or 8.")
-    var range: Int = 2
+    @Option(help: "Full scale in g: 2 or 8. [default: 2]")
+    var range: Int?
 
-    @Option(help: "Output data rate in Hz: 100 or 400.")
-    var rate: Int = 100
+    @Option(help: "Output data rate in Hz: 100 or 400. [default: 100]")
+    var rate: Int?
 
     func validate() throws {
-        guard parseAddress(address) != nil else {
+        if let address, parseAddress(address) == nil {
             throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
         }
     }
 
-    var source: DeviceSource {
-        if let simulate { return .simulated(motion: simulate) }
-        return .i2c(bus: bus, address: parseAddress(address)!, force: force, allowByteReads: allowByteReads)
+    /// Applies the options given on the command line over `settings`.
+    func apply(to settings: inout DeviceSettings) {
+        if let bus { settings.bus = bus }
+        if let address { settings.address = parseAddress(address)! }
+        if let range { settings.range = range }
+        if let rate { settings.rate = rate }
     }
 
-    var deviceConfiguration: DeviceConfiguration { DeviceConfiguration(range: range, rate: rate) }
+    func source(_ settings: DeviceSettings) -> DeviceSource {
+        if let simulate { return .simulated(motion: simulate) }
+        return .i2c(bus: settings.bus, address: settings.address, force: force, allowByteReads: allowByteReads)
+    }
 }
 
-/// Prints a bus or driver error as a person should read it and exits with
-/// its own code (docs/ERRORS.md).
-func exitWithDeviceError(_ error: Error) -> Never {
+/// Prints an error as a person should read it and exits with its own code
+/// (docs/ERRORS.md).
+func exitWithError(_ error: Error) -> Never {
     let (message, code): (String, Int32) = switch error {
     case let e as BusError: (e.description, e.exitCode)
     case let e as DriverError: (e.description, e.exitCode)
     case let e as Trace.FormatError: (e.description, 65)
     case let e as DeviceSource.MotionError: (e.description, 66)
     case let e as ConfigurationError: (e.description, 78)  // EX_CONFIG
+    case let e as Daemon.StartError: (e.description, e.exitCode)
+    case let e as Fault.ParseError: (e.description, 64)
     default: ("\(error)", 1)
     }
     printError("acceld: \(message)")

@@ -41,7 +41,7 @@ struct ReplayCommand: ParsableCommand {
             if let config { configuration = try Configuration(contentsOf: config) }
             motion = try DeviceSource.motion(named: trace)
         } catch {
-            exitWithDeviceError(error)
+            exitWithError(error)
         }
         if let rate { configuration.device.rate = rate }
         if let range { configuration.device.range = range }
@@ -50,7 +50,7 @@ struct ReplayCommand: ParsableCommand {
             try Replay(motion: motion, configuration: configuration).run(writingTo: writer, frames: !eventsOnly)
         } catch {
             writer.flush()
-            exitWithDeviceError(error)
+            exitWithError(error)
         }
         writer.flush()
     }

@@ -1,3 +1,4 @@
+import AccelDaemon
 import AccelDriver
 import ArgumentParser
 
@@ -26,15 +27,17 @@ struct Sample: ParsableCommand {
 
     func run() throws {
         let time = MonotonicTime()
+        var settings = DeviceSettings()
+        device.apply(to: &settings)
         let accelerometer: Accelerometer
         do {
-            let bus = try device.source.openBus(time: time)
+            let bus = try device.source(settings).openBus(time: time)
             accelerometer = try Accelerometer(bus: bus, time: time)
-            try accelerometer.configure(device.deviceConfiguration)
+            try accelerometer.configure(settings.configuration)
         } catch {
-            exitWithDeviceError(error)
+            exitWithError(error)
         }
-        print("# \(accelerometer.profile.name) at \(accelerometer.bus.location), ±\(device.range) g, \(device.rate) Hz")
+        print("# \(accelerometer.profile.name) at \(accelerometer.bus.location), ±\(settings.range) g, \(settings.rate) Hz")
         print("#        t   raw x   raw y   raw z        x g        y g        z g")
         let start = time.nanoseconds
         var count = 0
@@ -50,7 +53,7 @@ struct Sample: ParsableCommand {
             }
             try accelerometer.powerDown()
         } catch {
-            exitWithDeviceError(error)
+            exitWithError(error)
         }
     }
 }

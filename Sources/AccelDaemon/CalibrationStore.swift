@@ -1,0 +1,83 @@
+import AccelDriver
+import AccelProtocol
+import Foundation
+
+/// The calibration on disk, as one small JSON object. Written atomically:
+/// a temporary file in the same directory, fsync, rename over the old one,
+/// fsync the directory. A crash at any point leaves the old file or the new
+/// one, never a torn one.
+public struct CalibrationStore: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    public struct LoadError: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "calibration file \(path): \(reason); fix or delete it, or recalibrate" }
+    }
+
+    /// The saved calibration; nil if there is none yet.
+    public func load() throws -> Calibration? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(path: path, reason: "cannot be read") }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let offset = object["offset"] as? [Double], offset.count == 3,
+              let scale = object["scale"] as? [Double], scale.count == 3
+        else { throw LoadError(path: path, reason: "is not a calibration (expected {\"offset\":[x,y,z],\"scale\":[x,y,z]})") }
+        return Calibration(offset: Vector3(offset[0], offset[1], offset[2]), scale: Vector3(scale[0], scale[1], scale[2]))
+    }
+
+    public func save(_ calibration: Calibration) throws {
+        var line = JSONLine()
+        line.add("offset", calibration.offset, decimals: 6)
+        line.add("scale", calibration.scale, decimals: 6)
+        try writeAtomically(line.line + "\n", to: path)
+    }
+}
+
+public struct FileWriteError: Error, CustomStringConvertible {
+    public let path: String
+    public let step: String
+    public let code: Int32
+    public var description: String { "cannot write \(path) (\(step)): \(String(cString: strerror(code)))" }
+}
+
+/// Replaces `path` with `text` so that readers see the old or the new
+/// content, whatever happens in between.
+public func writeAtomically(_ text: String, to path: String) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    let temporary = path + ".tmp.\(getpid())"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw FileWriteError(path: temporary, step: "create", code: errno) }
+    var bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else {
+            let code = errno
+            close(fd)
+            unlink(temporary)
+            throw FileWriteError(path: temporary, step: "write", code: code)
+        }
+        written += n
+    }
+    guard fsync(fd) == 0 else {
+        let code = errno
+        close(fd)
+        unlink(temporary)
+        throw FileWriteError(path: temporary, step: "fsync", code: code)
+    }
+    close(fd)
+    guard rename(temporary, path) == 0 else {
+        let code = errno
+        unlink(temporary)
+        throw FileWriteError(path: path, step: "rename", code: code)
+    }
+    let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if dfd >= 0 {
+        fsync(dfd)
+        close(dfd)
+    }
+}

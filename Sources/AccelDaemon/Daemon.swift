@@ -1,0 +1,263 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AccelDriver
+import AccelMotion
+import Dispatch
+import Logging
+import NIOCore
+import NIOPosix
+
+/// The running service: the sampler on its queue, the hub and the socket
+/// server on one event loop, signals, and systemd's notify protocol.
+public final class Daemon: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var configuration: Configuration
+        /// The file to re-read on SIGHUP.
+        public var configurationPath: String?
+        public var source: DeviceSource
+        public var faults: [Fault] = []
+        public init(configuration: Configuration, configurationPath: String?, source: DeviceSource) {
+            self.configuration = configuration
+            self.configurationPath = configurationPath
+            self.source = source
+        }
+    }
+
+    /// Why the daemon could not start, with the exit code to use.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+        public let exitCode: Int32
+    }
+
+    private var options: Options
+    private let logger = Logger(label: "acceld")
+    private let environment: [String: String]
+    private let notifier: SystemdNotifier
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private var sampler: Sampler!
+    private var hub: Hub!
+    private var serverChannel: Channel?
+    /// The socket file we created (and must remove); nil when systemd passed it.
+    private var ownedSocketPath: String?
+    private var signalSources: [DispatchSourceSignal] = []
+
+    public init(options: Options, environment: [String: String]) {
+        self.options = options
+        self.environment = environment
+        self.notifier = SystemdNotifier(environment: environment)
+    }
+
+    /// Starts everything and never returns: SIGTERM or SIGINT end the process.
+    public func run() throws -> Never {
+        let configuration = options.configuration
+        let time = MonotonicTime()
+        let privilege: Privilege
+        do { privilege = try Privilege(groupName: configuration.daemon.privilegedGroup) } catch {
+            throw StartError(description: "\(error)", exitCode: 78)
+        }
+        let store = CalibrationStore(path: configuration.daemon.calibrationFile)
+        var calibration = Calibration.identity
+        do { calibration = try store.load() ?? .identity } catch {
+            logger.error("\(error); running uncalibrated")
+        }
+
+        let connect = try makeConnector(time: time)
+        let sampler = Sampler(connect: connect, configuration: configuration.device.configuration,
+                              settings: configuration.motion, time: time)
+        sampler.mountMatrix = configuration.device.mountMatrix
+        sampler.calibration = calibration
+        self.sampler = sampler
+        do {
+            try sampler.open()
+            sampler.calibration = calibration
+            sampler.mountMatrix = configuration.device.mountMatrix
+        } catch {
+            guard configuration.daemon.waitForDevice, error is BusError else { throw error }
+            logger.warning("no device yet (\(error)); waiting for it ([daemon] wait-for-device)")
+        }
+        let driver = sampler.driver
+        let device = DeviceInfo(
+            chip: driver?.profile.name ?? "unknown", location: driver?.bus.location ?? options.source.description,
+            range: configuration.device.range, rate: configuration.device.rate,
+            state: driver == nil ? "lost" : "ok")
+
+        let loop = group.next()
+        let notifier = self.notifier
+        let hub = Hub(eventLoop: loop, sampler: sampler, device: device, socket: configuration.socket,
+                      calibrationStore: store, isPrivileged: { privilege.allows($0) },
+                      notify: { notifier.notify($0) })
+        self.hub = hub
+        sampler.output = { output in
+            loop.execute {
+                switch output {
+                case .frame(let frame, let events): hub.publish(frame, events)
+                case .device(let event): hub.publish(event)
+                }
+            }
+        }
+        try startServer(hub: hub)
+        sampler.queue.async { sampler.start() }
+        if case .simulated = options.source, let model = sampler.driver?.bus as? ChipModel {
+            for fault in options.faults { fault.schedule(on: model, queue: sampler.queue) }
+        }
+        loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in hub.publishStatus() }
+        if let interval = notifier.watchdogInterval {
+            // Pinged only when the sampler's queue answers and its last step
+            // is recent: a hung sampler lets systemd restart us.
+            loop.scheduleRepeatedTask(initialDelay: .zero, delay: .nanoseconds(Int64(interval))) { _ in
+                sampler.queue.async {
+                    if MonotonicTime.now() - sampler.lastStep < 2_000_000_000 { notifier.notify("WATCHDOG=1") }
+                }
+            }
+        }
+        installSignalHandlers()
+        notifier.notify("READY=1\nSTATUS=sampling \(device.chip) at \(device.rate) Hz, ±\(device.range) g; no clients")
+        logger.info("acceld \(acceldVersion): \(device.chip) at \(device.location), ±\(device.range) g, \(device.rate) Hz; clients at \(serverDescription)")
+        dispatchMain()
+    }
+
+    private var serverDescription = ""
+
+    private func makeConnector(time: TimeSource) throws -> () throws -> Accelerometer {
+        switch options.source {
+        case .i2c:
+            guard options.faults.isEmpty else {
+                throw StartError(description: "--fault works only with --simulate: faults are injected into the chip model", exitCode: 64)
+            }
+            let source = options.source
+            return {
+                let bus = try source.openBus(time: time)
+                return try Accelerometer(bus: bus, time: time)
+            }
+        case .simulated(let name):
+            // One model for the daemon's lifetime, so reconnects find the
+            // same chip (with whatever a fault did to it).
+            var imperfections = ChipModel.Imperfections()
+            imperfections.noise = 0.004
+            imperfections.offset = Vector3(0.012, -0.008, 0.018)
+            imperfections.rateError = 0.01
+            let model = ChipModel(motion: try DeviceSource.motion(named: name), time: time, imperfections: imperfections,
+                                  location: "chip model (\(name))")
+            return { try Accelerometer(bus: model, time: time) }
+        }
+    }
+
+    private func startServer(hub: Hub) throws {
+        let socket = options.configuration.socket
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark,
+                                value: .init(low: socket.clientBufferBytes / 2, high: socket.clientBufferBytes))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ClientHandler(hub: hub))
+                }
+            }
+        if let fd = SocketActivation.listeningDescriptors(environment: environment).first {
+            serverChannel = try bootstrap.withBoundSocket(fd).wait()
+            serverDescription = "the socket systemd passed (fd \(fd))"
+            return
+        }
+        let path = socket.path
+        try prepareSocketPath(path)
+        do {
+            serverChannel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+        } catch {
+            throw StartError(description: "cannot listen on \(path): \(error); pass --socket PATH or set [socket] path", exitCode: 73)
+        }
+        ownedSocketPath = path
+        serverDescription = path
+        chmod(path, mode_t(socket.mode))
+        if !socket.group.isEmpty {
+            guard let group = getgrnam(socket.group) else {
+                throw StartError(description: "[socket] group: there is no group '\(socket.group)' on this system", exitCode: 78)
+            }
+            if chown(path, uid_t.max, group.pointee.gr_gid) != 0 {
+                throw StartError(description: "cannot give \(path) to group \(socket.group): \(String(cString: strerror(errno)))", exitCode: 77)
+            }
+        }
+    }
+
+    /// Removes a stale socket file (nobody listening), refuses to steal a
+    /// live one, and creates the directory if it is missing.
+    private func prepareSocketPath(_ path: String) throws {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !directory.isEmpty { mkdir(directory, 0o755) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw StartError(description: "\(path) exists and is not a socket: move it away or choose another --socket path", exitCode: 73)
+        }
+        if socketAnswers(path) {
+            throw StartError(description: "another acceld is already listening on \(path): stop it first (systemctl stop acceld) or choose another --socket path", exitCode: 75)
+        }
+        unlink(path)
+    }
+
+    private func socketAnswers(_ path: String) -> Bool {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+    }
+
+    private func installSignalHandlers() {
+        for (number, action) in [(SIGTERM, shutdown), (SIGINT, shutdown), (SIGHUP, reload)] as [(Int32, () -> Void)] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler(handler: action)
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// SIGHUP: re-read the configuration file and apply the pipeline's
+    /// tunables without dropping clients. Device and socket settings need a
+    /// restart; a bad file changes nothing.
+    private func reload() {
+        guard let path = options.configurationPath else {
+            logger.notice("SIGHUP: no configuration file to reload (started without --config)")
+            return
+        }
+        notifier.notify("RELOADING=1")
+        defer { notifier.notify("READY=1") }
+        let fresh: Configuration
+        do { fresh = try Configuration(contentsOf: path) } catch {
+            logger.error("SIGHUP: \(error); keeping the running configuration")
+            return
+        }
+        let sampler = self.sampler!
+        sampler.queue.async { sampler.update(settings: fresh.motion) }
+        if fresh.device != options.configuration.device || fresh.socket != options.configuration.socket {
+            logger.notice("SIGHUP: [device] and [socket] changes take effect at the next restart")
+        }
+        options.configuration.motion = fresh.motion
+        logger.info("SIGHUP: pipeline tunables reloaded from \(path)")
+    }
+
+    /// SIGTERM/SIGINT: stop sampling, power the chip down, say goodbye,
+    /// remove our socket file, exit 0.
+    private func shutdown() {
+        logger.info("stopping")
+        notifier.notify("STOPPING=1")
+        let sampler = self.sampler!, hub = self.hub!
+        let powerDown = options.configuration.daemon.powerDownOnExit
+        sampler.queue.sync { sampler.stop(powerDown: powerDown) }
+        _ = try? serverChannel?.close().wait()
+        _ = try? hub.eventLoop.flatSubmit {
+            hub.goodbye("acceld is stopping")
+            return hub.closeAll()
+        }.wait()
+        if let path = ownedSocketPath { unlink(path) }
+        try? group.syncShutdownGracefully()
+        exit(0)
+    }
+}

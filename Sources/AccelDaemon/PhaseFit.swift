@@ -1,0 +1,45 @@
+/// The chip's sample clock as seen from ours: a least-squares line through
+/// the last few bracketed measurements of (sequence number, instant). Each
+/// measurement is only good to about ±10 % of a period; the line averages
+/// that away and gives the real period (the chip's clock may be ±10 % off)
+/// and the phase, hence every sample's instant and the index of the newest
+/// sample due at any time.
+struct PhaseFit {
+    private var points: [(seq: Double, t: Double)] = []
+    private let capacity = 32
+    /// Intercept and slope: t = intercept + slope × seq (ns).
+    private(set) var intercept = 0.0
+    private(set) var slope: Double
+
+    init(nominalPeriod: Double) { slope = nominalPeriod }
+
+    var isUsable: Bool { points.count >= 2 }
+    var count: Int { points.count }
+
+    mutating func reset(nominalPeriod: Double) {
+        points.removeAll()
+        slope = nominalPeriod
+    }
+
+    mutating func add(seq: UInt64, t: Double, nominalPeriod: Double) {
+        points.append((Double(seq), t))
+        if points.count > capacity { points.removeFirst() }
+        guard points.count >= 2 else { return }
+        let n = Double(points.count)
+        let meanSeq = points.reduce(0) { $0 + $1.seq } / n
+        let meanT = points.reduce(0) { $0 + $1.t } / n
+        var sxy = 0.0, sxx = 0.0
+        for p in points {
+            sxy += (p.seq - meanSeq) * (p.t - meanT)
+            sxx += (p.seq - meanSeq) * (p.seq - meanSeq)
+        }
+        guard sxx > 0 else { return }
+        slope = min(max(sxy / sxx, nominalPeriod * 0.85), nominalPeriod * 1.15)
+        intercept = meanT - slope * meanSeq
+    }
+
+    func instant(of seq: UInt64) -> Double { intercept + slope * Double(seq) }
+
+    /// The sequence number of the newest sample made by `t`.
+    func newest(at t: Double) -> Int64 { Int64(((t - intercept) / slope + 0.05).rounded(.down)) }
+}

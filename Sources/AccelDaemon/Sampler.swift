@@ -1,0 +1,366 @@
+import AccelDriver
+import AccelMotion
+import Dispatch
+import Logging
+
+/// What the sampler hands on: frames with the events they completed, and
+/// changes in the device's health.
+public enum SamplerOutput: Sendable {
+    case frame(Frame, [MotionEvent])
+    case device(DeviceEvent)
+}
+
+/// A change in the device's health, for clients' `device` messages.
+public struct DeviceEvent: Sendable, Equatable {
+    public enum State: String, Sendable {
+        /// Transfers fail; sampling is suspended and retried with back-off.
+        case lost
+        /// Transfers work again.
+        case back
+        /// The chip had lost its configuration (power glitch) and was set up again.
+        case reconfigured
+        /// The chip answers but produces no data.
+        case stalled
+        /// A client changed the range or rate.
+        case configured
+    }
+    public let state: State
+    public let message: String
+}
+
+/// Owns the chip: reads it once per output period, phase-locked to the
+/// chip's own clock, and feeds the pipeline. Every piece of state is
+/// confined to `queue`; the live daemon drives it with a DispatchSourceTimer
+/// there, tests call `step()` themselves on a virtual clock.
+///
+/// Sequence numbers count the chip's output periods since start: a gap of n
+/// means n periods without a sample reaching us (lost to an overrun, a bus
+/// fault or a chip reset), so a client knows exactly what it missed.
+public final class Sampler: @unchecked Sendable {
+    public struct Counters: Sendable, Equatable {
+        public var published = 0
+        /// Reads that found no new sample (ZYXDA = 0).
+        public var emptyReads = 0
+        /// Reads with ZYXOR set.
+        public var overruns = 0
+        /// Periods skipped in the sequence.
+        public var lost = 0
+        public var busErrors = 0
+        /// Returns from a lost device.
+        public var recoveries = 0
+        /// Times the chip was found reset and configured again.
+        public var reconfigurations = 0
+    }
+
+    public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
+    public private(set) var counters = Counters()
+    public private(set) var configuration: DeviceConfiguration
+    public private(set) var driver: Accelerometer?
+    /// Nanoseconds of the last step, for the watchdog: a hung sampler stops it.
+    public private(set) var lastStep: UInt64 = 0
+    public var output: (SamplerOutput) -> Void = { _ in }
+
+    private let time: TimeSource
+    private let connect: () throws -> Accelerometer
+    private var pipeline: MotionPipeline
+    private let logger = Logger(label: "acceld.sampler")
+    private var seq: UInt64 = 0
+    /// Estimated instant of the last published sample (ns).
+    private var lastInstant: Double?
+    /// When the chip was last read, with or without data.
+    private var lastPoll: UInt64 = 0
+    /// Estimated real output period (the chip's clock is ±10 % off nominal).
+    private var period: Double
+    private var emptyStreak = 0
+    private var pollWasEmpty = false
+    private var probeCountdown = 1
+    /// A probe is under way, and how early it aims (fraction of a period).
+    private var probing = false
+    private var probeLead = 0.15
+    private var fit: PhaseFit
+    /// After a reset or an outage, the next sample's gap comes from elapsed
+    /// time even without an overrun flag.
+    private var resynchronise = false
+    private var failure: (since: UInt64, delay: UInt64, announced: Bool)?
+    private var stalledAnnounced = false
+    private var timer: DispatchSourceTimer?
+    private var collector: ((Vector3) -> Bool)?
+
+    /// - Parameter connect: opens the bus and identifies the chip (called
+    ///   again to reopen it after a fault that closed it).
+    public init(connect: @escaping () throws -> Accelerometer, configuration: DeviceConfiguration,
+                settings: MotionSettings, time: TimeSource) {
+        self.connect = connect
+        self.configuration = configuration
+        self.pipeline = MotionPipeline(settings: settings)
+        self.time = time
+        self.period = 1e9 / Double(configuration.rate)
+        self.fit = PhaseFit(nominalPeriod: 1e9 / Double(configuration.rate))
+    }
+
+    /// Opens and configures the chip. Throws the bus or driver error as is,
+    /// so the daemon can exit with its message and code.
+    public func open() throws {
+        let driver = try connect()
+        try driver.configure(configuration)
+        self.driver = driver
+        lastPoll = time.nanoseconds
+    }
+
+    // MARK: The timer shell
+
+    /// Starts the DispatchSourceTimer on `queue`.
+    public func start() {
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        timer.setEventHandler { [unowned self] in
+            let delay = self.step()
+            self.timer?.schedule(deadline: .now() + .nanoseconds(Int(delay)), leeway: .microseconds(50))
+        }
+        self.timer = timer
+        timer.schedule(deadline: .now(), leeway: .microseconds(50))
+        timer.resume()
+    }
+
+    /// Stops sampling and, if asked, powers the chip down. Call on `queue`.
+    public func stop(powerDown: Bool) {
+        timer?.cancel()
+        timer = nil
+        if powerDown, let driver {
+            do { try driver.powerDown() } catch { logger.warning("could not power the chip down: \(error)") }
+        }
+    }
+
+    // MARK: The core
+
+    /// One read; returns nanoseconds until the next one should happen.
+    public func step() -> UInt64 {
+        let now = time.nanoseconds
+        lastStep = now
+        if failure != nil || driver == nil { return recover(now) }
+        do {
+            let reading = try driver!.read()
+            defer { lastPoll = now }
+            guard reading.status.contains(.dataReady) else {
+                pollWasEmpty = true
+                return try handleEmpty(now)
+            }
+            emptyStreak = 0
+            stalledAnnounced = false
+            let instant = publish(reading, at: now)
+            pollWasEmpty = false
+            return schedule(after: instant, now: now)
+        } catch {
+            return handleFailure(error, now)
+        }
+    }
+
+    /// The phase-locked loop. Normally the next read comes 15 % of a period
+    /// after the next sample is due, so it finds exactly one new sample.
+    /// Every 32nd read (every 2nd while acquiring) comes 15 % early instead:
+    /// it finds nothing, the nudge a fifth of a period later finds the
+    /// sample, and the two bracket its real instant. `PhaseFit` turns these
+    /// measurements into the chip's real period and phase, so a chip whose
+    /// clock is off (±10 % is allowed) is followed without overruns, at about
+    /// 1.03 reads per sample.
+    private func schedule(after instant: Double, now: UInt64) -> UInt64 {
+        if probing {
+            // The probe found data already: the prediction is late. Lead
+            // twice as much and probe again, until a read comes up empty.
+            probing = false
+            probeLead = min(probeLead * 2, 0.9)
+            probeCountdown = 1
+        }
+        probeCountdown -= 1
+        let next = fit.isUsable ? fit.instant(of: seq) : instant + period
+        let target: Double
+        if probeCountdown <= 0 {
+            probeCountdown = fit.count < 8 ? 2 : 32
+            probing = true
+            target = next - period * probeLead
+        } else {
+            target = next + period * 0.15
+        }
+        return UInt64(max(target - Double(now), period / 10))
+    }
+
+    /// Publishes a sample read at `now`; returns its estimated instant.
+    private func publish(_ reading: Reading, at now: UInt64) -> Double {
+        let overrun = reading.status.contains(.overrun)
+        if overrun { counters.overruns += 1 }
+        // Which sample is this? The next one, unless the chip overwrote some
+        // (overrun) or we lost track (a fault, a reset): then the newest one
+        // due by now.
+        // After a bus fault the chip's clock ran on, so the fitted line still
+        // says which sample is due; after a reset it was cleared.
+        var current = seq
+        if overrun || resynchronise {
+            let minimum = Int64(seq) + (overrun ? 1 : 0)
+            if fit.isUsable {
+                current = UInt64(max(minimum, fit.newest(at: Double(now))))
+            } else if let last = lastInstant {
+                let elapsed = Int64((max(Double(now) - last, 0) / period + 0.05).rounded(.down))
+                current = UInt64(max(minimum, Int64(seq) - 1 + elapsed))
+            }
+        }
+        resynchronise = false
+
+        let window = Double(now - lastPoll)
+        var instant: Double
+        if pollWasEmpty && window < 0.5 * period {
+            // Bracketed between an empty read and this one: a measurement.
+            probing = false
+            probeLead = 0.15
+            instant = Double(lastPoll) + window / 2
+            fit.add(seq: current, t: instant, nominalPeriod: 1e9 / Double(configuration.rate))
+            period = fit.slope
+            if fit.count >= 4 { instant = fit.instant(of: current) }
+        } else if fit.isUsable {
+            instant = fit.instant(of: current)
+        } else {
+            instant = lastInstant.map { $0 + Double(current - seq + 1) * period } ?? Double(now)
+        }
+        instant = min(max(instant, Double(lastPoll) + 1), Double(now))
+
+        let skipped = Int(current - seq)
+        counters.lost += skipped
+        seq = current
+        lastInstant = instant
+
+        let driver = driver!
+        if let collector, collector(driver.chipAcceleration(reading.counts)) { self.collector = nil }
+        let sample = Sample(seq: seq, t: instant / 1e9, counts: reading.counts, g: driver.acceleration(reading.counts))
+        seq += 1
+        counters.published += 1
+        var events: [MotionEvent] = []
+        let frame = pipeline.process(sample, events: &events)
+        output(.frame(frame, events))
+        return instant
+    }
+
+    private func handleEmpty(_ now: UInt64) throws -> UInt64 {
+        counters.emptyReads += 1
+        emptyStreak += 1
+        let silent = Double(now) - (lastInstant ?? Double(lastPoll))
+        if emptyStreak >= 4 && silent > 3 * period {
+            // A chip reset by a power glitch is powered down: no data, ever.
+            if try !driver!.configurationIsIntact() {
+                try reconfigure(.reconfigured, "the chip had lost its configuration (power glitch?) and was configured again")
+                return 0
+            }
+            if silent > 20 * period && !stalledAnnounced {
+                stalledAnnounced = true
+                logger.warning("the chip produces no data although it is configured")
+                output(.device(DeviceEvent(state: .stalled, message: "the chip at \(driver!.bus.location) answers but produces no new samples")))
+            }
+        }
+        // Nudge the phase: look again a fifth of a period later.
+        return UInt64(period / 5)
+    }
+
+    /// The chip starts a new sample clock whenever it is configured.
+    private func restartPhase() {
+        fit.reset(nominalPeriod: 1e9 / Double(configuration.rate))
+        period = fit.slope
+        probeCountdown = 1
+        probing = false
+        probeLead = 0.15
+        resynchronise = true
+    }
+
+    private func reconfigure(_ state: DeviceEvent.State, _ message: String) throws {
+        try driver!.configure(configuration)
+        restartPhase()
+        counters.reconfigurations += state == .reconfigured ? 1 : 0
+        emptyStreak = 0
+        logger.notice("\(message)")
+        output(.device(DeviceEvent(state: state, message: message)))
+    }
+
+    private func handleFailure(_ error: Error, _ now: UInt64) -> UInt64 {
+        counters.busErrors += 1
+        if let busError = error as? BusError, !busError.isTransient {
+            driver = nil  // reopen from scratch (an adapter that went away)
+        }
+        guard var failure else {
+            // First failure: retry at once; one glitch is not worth a message.
+            self.failure = (now, 10_000_000, false)
+            return 1_000_000
+        }
+        if !failure.announced {
+            failure.announced = true
+            logger.error("device lost: \(error)")
+            output(.device(DeviceEvent(state: .lost, message: "\(error)")))
+        }
+        let delay = failure.delay
+        failure.delay = min(failure.delay * 2, 250_000_000)
+        self.failure = failure
+        return delay
+    }
+
+    private func recover(_ now: UInt64) -> UInt64 {
+        do {
+            if driver == nil {
+                let fresh = try connect()
+                fresh.calibration = calibration
+                fresh.mountMatrix = mountMatrix
+                driver = fresh
+            }
+            if try !driver!.configurationIsIntact() {
+                try driver!.configure(configuration)
+                counters.reconfigurations += 1
+                restartPhase()
+            }
+        } catch {
+            return handleFailure(error, now)
+        }
+        if let failure, failure.announced {
+            counters.recoveries += 1
+            let seconds = Double(now - failure.since) / 1e9
+            logger.notice("device back after \(fixed(seconds, 3)) s")
+            output(.device(DeviceEvent(state: .back, message: "the chip answers again after \(fixed(seconds, 3)) s")))
+        }
+        failure = nil
+        resynchronise = true
+        // Read in phase, 15 % of a period after a sample is due, where
+        // "the newest sample" is unambiguous (the chip ran on meanwhile).
+        guard fit.isUsable else { return 0 }
+        let next = fit.instant(of: UInt64(max(fit.newest(at: Double(now)) + 1, 0)))
+        return UInt64(max(next + 0.15 * period - Double(now), 0))
+    }
+
+    // MARK: Requests from clients (call on `queue`)
+
+    public var calibration: Calibration = .identity {
+        didSet { driver?.calibration = calibration }
+    }
+
+    public var mountMatrix: MountMatrix = .identity {
+        didSet { driver?.mountMatrix = mountMatrix }
+    }
+
+    public var settings: MotionSettings { pipeline.settings }
+
+    /// New tunables, keeping the pipeline's state (SIGHUP).
+    public func update(settings: MotionSettings) { pipeline.update(settings) }
+
+    /// Changes range and rate on the running chip.
+    public func reconfigure(to configuration: DeviceConfiguration) throws {
+        guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
+        _ = try driver.registerValues(for: configuration)  // validate before touching the chip
+        self.configuration = configuration
+        try reconfigure(.configured, "now ±\(configuration.range) g at \(configuration.rate) Hz")
+    }
+
+    /// Runs the datasheet self-test (sampling pauses for about 0.2 s), then
+    /// restores the configuration.
+    public func selfTest() throws -> SelfTestReport {
+        guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
+        let report = try driver.selfTest()
+        try driver.configure(configuration)
+        restartPhase()
+        return report
+    }
+
+    /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.
+    public func collect(_ collect: @escaping (Vector3) -> Bool) { collector = collect }
+}

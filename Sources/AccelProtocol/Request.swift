@@ -1,0 +1,188 @@
+import AccelDriver
+import Foundation
+
+/// A stream a client can watch.
+public enum StreamName: String, Sendable, CaseIterable {
+    case frames, orientation, shake, freefall, movement, device, status
+
+    public static let events: Set<StreamName> = [.orientation, .shake, .freefall, .movement]
+}
+
+/// A client's request, parsed and checked. docs/PROTOCOL.md lists them.
+public enum Request: Sendable, Equatable {
+    /// Start (or change) a subscription. `rate` in Hz for frames, served by decimation.
+    case watch(streams: Set<StreamName>, rate: Double?, fields: FrameFields)
+    /// Stop some streams, or all (nil).
+    case unwatch(streams: Set<StreamName>?)
+    /// The latest frame, for pull-style clients.
+    case poll
+    case status
+    case device
+    /// Privileged: change range and/or rate.
+    case configure(range: Int?, rate: Int?)
+    /// Privileged: measure the offset with the board flat and still (+Z up).
+    case calibrateFlat(seconds: Double)
+    /// Privileged: set a calibration computed elsewhere (accelctl's six-position).
+    case calibrateSet(Calibration)
+    /// Privileged: back to no correction.
+    case calibrateReset
+    /// This client's reference attitude: here (or cleared).
+    case zero(reset: Bool)
+    /// Privileged: the datasheet self-test.
+    case selftest
+
+    public var className: String {
+        switch self {
+        case .watch: "watch"
+        case .unwatch: "unwatch"
+        case .poll: "poll"
+        case .status: "status"
+        case .device: "device"
+        case .configure: "configure"
+        case .calibrateFlat, .calibrateSet, .calibrateReset: "calibrate"
+        case .zero: "zero"
+        case .selftest: "selftest"
+        }
+    }
+
+    /// True for requests that change the device: checked against SO_PEERCRED.
+    public var isPrivileged: Bool {
+        switch self {
+        case .configure, .calibrateFlat, .calibrateSet, .calibrateReset, .selftest: true
+        default: false
+        }
+    }
+
+    public static let classNames = ["watch", "subscribe", "unwatch", "unsubscribe", "poll", "status", "device",
+                                    "configure", "calibrate", "zero", "selftest"]
+}
+
+/// Why a request was refused: a stable code for programs, a sentence for people.
+public struct ProtocolError: Error, Equatable, Sendable {
+    public let code: String
+    public let message: String
+    public var request: String?
+
+    public init(_ code: String, _ message: String, request: String? = nil) {
+        self.code = code
+        self.message = message
+        self.request = request
+    }
+
+    public var json: String {
+        var line = JSONLine(class: "error")
+        line.add("code", code)
+        line.add("message", message)
+        if let request { line.add("request", request) }
+        return line.line
+    }
+}
+
+extension Request {
+    /// Parses one request line (UTF-8 JSON object with a `class`).
+    public init(parsing line: some Collection<UInt8>) throws(ProtocolError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
+        } catch {
+            throw ProtocolError("bad-json", "the request is not valid JSON; send one JSON object per line, e.g. {\"class\":\"watch\",\"streams\":[\"frames\"]}")
+        }
+        guard let fields = object as? [String: Any] else {
+            throw ProtocolError("not-an-object", "a request is a JSON object with a \"class\", e.g. {\"class\":\"status\"}")
+        }
+        guard let name = fields["class"] as? String else {
+            throw ProtocolError("no-class", "the request has no \"class\" string; known classes: \(Request.classNames.joined(separator: ", "))")
+        }
+        let reader = FieldReader(fields: fields, request: name)
+        switch name {
+        case "watch", "subscribe":
+            let streams = try reader.streams() ?? Set(StreamName.allCases).subtracting([.status])
+            var frameFields = FrameFields.all
+            if let names = try reader.strings("fields") {
+                frameFields = []
+                for field in names {
+                    guard let value = FrameFields.names.first(where: { $0.0 == field })?.1 else {
+                        throw reader.error("unknown frame field \"\(field)\"; fields are " + FrameFields.names.map(\.0).joined(separator: ", "))
+                    }
+                    frameFields.insert(value)
+                }
+            }
+            let rate = try reader.number("rate", within: 0.001...10_000)
+            self = .watch(streams: streams, rate: rate, fields: frameFields)
+        case "unwatch", "unsubscribe":
+            self = .unwatch(streams: try reader.streams())
+        case "poll": self = .poll
+        case "status": self = .status
+        case "device": self = .device
+        case "configure":
+            let range = try reader.number("range", within: 1...64).map { Int($0) }
+            let rate = try reader.number("rate", within: 1...10_000).map { Int($0) }
+            guard range != nil || rate != nil else { throw reader.error("say what to change: \"range\" (g) and/or \"rate\" (Hz), e.g. {\"class\":\"configure\",\"range\":8}") }
+            self = .configure(range: range, rate: rate)
+        case "calibrate":
+            if fields["reset"] as? Bool == true {
+                self = .calibrateReset
+            } else if fields["offset"] != nil || fields["scale"] != nil {
+                let offset = try reader.vector("offset") ?? .zero
+                let scale = try reader.vector("scale") ?? Vector3(1, 1, 1)
+                guard [scale.x, scale.y, scale.z].allSatisfy({ $0 > 0.5 && $0 < 2 }) else {
+                    throw reader.error("\"scale\" factors must lie between 0.5 and 2")
+                }
+                guard offset.magnitude < 1 else { throw reader.error("an \"offset\" of \(fixed(offset.magnitude, 3)) g is not plausible (at most 1 g)") }
+                self = .calibrateSet(Calibration(offset: offset, scale: scale))
+            } else {
+                self = .calibrateFlat(seconds: try reader.number("seconds", within: 0.1...60) ?? 2)
+            }
+        case "zero": self = .zero(reset: fields["reset"] as? Bool ?? false)
+        case "selftest": self = .selftest
+        default:
+            throw ProtocolError("unknown-class", "unknown request class \"\(name)\"; known classes: \(Request.classNames.joined(separator: ", "))", request: name)
+        }
+    }
+}
+
+/// Typed access to a request's fields, with errors that name the field.
+private struct FieldReader {
+    let fields: [String: Any]
+    let request: String
+
+    func error(_ message: String) -> ProtocolError { ProtocolError("bad-field", message, request: request) }
+
+    func number(_ key: String, within allowed: ClosedRange<Double>) throws(ProtocolError) -> Double? {
+        guard let raw = fields[key] else { return nil }
+        guard let value = raw as? Double ?? (raw as? Int).map(Double.init), !(raw is Bool) else {
+            throw error("\"\(key)\" must be a number")
+        }
+        guard allowed.contains(value) else { throw error("\"\(key)\" must lie between \(allowed.lowerBound) and \(allowed.upperBound)") }
+        return value
+    }
+
+    func strings(_ key: String) throws(ProtocolError) -> [String]? {
+        guard let raw = fields[key] else { return nil }
+        guard let values = raw as? [String] else { throw error("\"\(key)\" must be an array of strings") }
+        return values
+    }
+
+    func streams() throws(ProtocolError) -> Set<StreamName>? {
+        guard let names = try strings("streams") else { return nil }
+        var streams = Set<StreamName>()
+        for name in names {
+            if name == "events" {
+                streams.formUnion(StreamName.events)
+            } else if let stream = StreamName(rawValue: name) {
+                streams.insert(stream)
+            } else {
+                throw error("unknown stream \"\(name)\"; streams are " + (StreamName.allCases.map(\.rawValue) + ["events"]).joined(separator: ", "))
+            }
+        }
+        return streams
+    }
+
+    func vector(_ key: String) throws(ProtocolError) -> Vector3? {
+        guard let raw = fields[key] else { return nil }
+        guard let values = raw as? [Any], values.count == 3,
+              let numbers = Optional(values.compactMap { $0 as? Double ?? ($0 as? Int).map(Double.init) }), numbers.count == 3
+        else { throw error("\"\(key)\" must be an array of three numbers [x, y, z]") }
+        return Vector3(numbers[0], numbers[1], numbers[2])
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AccelDaemon
+import AccelDriver
+import ArgumentParser
+import Logging
+
+/// The daemon. The default subcommand: `acceld --simulate` runs it.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the daemon: sample the chip and serve clients on a Unix socket (the default).",
+        discussion: """
+            Settings come from the configuration file, then the options here.
+            Without --simulate acceld opens the real bus, and a missing bus,
+            a permission problem or a wrong chip stop it with their own
+            message and exit code (docs/ERRORS.md); it never falls back to
+            simulation by itself.
+
+            Examples:
+              acceld --simulate --socket /tmp/acceld.sock       # the demo motion
+              acceld --config /etc/acceld/acceld.conf           # a real chip
+              acceld --check-config --config my.conf            # check a file and exit
+            """
+    )
+
+    static let defaultConfigurationPath = "/etc/acceld/acceld.conf"
+
+    @OptionGroup var device: DeviceOptions
+
+    @Option(help: ArgumentHelp("Configuration file. [default: \(defaultConfigurationPath) if it exists]", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Socket path, overriding [socket] path.", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Calibration file, overriding [daemon] calibration-file.", valueName: "path"))
+    var calibrationFile: String?
+
+    @Flag(help: "Check the configuration (file and options) and exit: 0 if it is good.")
+    var checkConfig = false
+
+    @Flag(help: "Wait for a missing device instead of exiting.")
+    var waitForDevice = false
+
+    @Option(name: .customLong("fault"), help: ArgumentHelp("With --simulate: inject a fault, KIND@START[+SECONDS] (eio, gone, reset, stuck). Repeatable.", valueName: "fault"))
+    var faults: [String] = []
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func run() throws {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            exitWithError(ValidationError("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical"))
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var configuration = Configuration()
+        var path = config
+        if path == nil, access(Self.defaultConfigurationPath, R_OK) == 0 { path = Self.defaultConfigurationPath }
+        let faults: [Fault]
+        do {
+            if let path { configuration = try Configuration(contentsOf: path) }
+            faults = try self.faults.map(Fault.init(parsing:))
+        } catch {
+            exitWithError(error)
+        }
+        device.apply(to: &configuration.device)
+        if let socket { configuration.socket.path = socket }
+        if let calibrationFile { configuration.daemon.calibrationFile = calibrationFile }
+        if waitForDevice { configuration.daemon.waitForDevice = true }
+        let source = device.source(configuration.device)
+        if checkConfig {
+            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): \(source), ±\(configuration.device.range) g, \(configuration.device.rate) Hz, socket \(configuration.socket.path)")
+            return
+        }
+        var options = Daemon.Options(configuration: configuration, configurationPath: path, source: source)
+        options.faults = faults
+        do {
+            try Daemon(options: options, environment: currentEnvironment()).run()
+        } catch {
+            exitWithError(error)
+        }
+    }
+}
+
+func currentEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "=") {
+            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        pointer += 1
+    }
+    return result
+}
