@@ -3,7 +3,8 @@
 # CI2C shim against this machine's kernel. Installs what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh
+# python3-minimal runs the unprivileged client of one end-to-end test (as nobody).
+source scripts/setup.sh python3-minimal
 
 # Runs a command, hiding lines that match $2, and fails with its status.
 quietly() {

@@ -1,0 +1,322 @@
+import AccelDriver
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let isRoot = getuid() == 0
+
+@Suite("acceld end to end", .serialized)
+struct DaemonEndToEndTests {
+    @Test("a subscribed client gets hello, then the orientations, a shake and a free fall in order, with contiguous sequence numbers")
+    func scenario() throws {
+        let scratch = scratchDirectory()
+        let trace = try writeScenarioTrace(in: scratch)
+        let daemon = try DaemonProcess(["--simulate", trace])
+        let client = try LineClient(path: daemon.socketPath)
+        let hello = try #require(client.readMessage())
+        #expect(hello["class"] as? String == "hello")
+        #expect(hello["protocol"] as? Int == 1)
+        let device = try #require(hello["device"] as? [String: Any])
+        #expect(device["chip"] as? String == "LIS302DL")
+        #expect(device["range"] as? Int == 2 && device["rate"] as? Int == 100)
+        let ack = try #require(client.request(#"{"class":"watch","streams":["frames","orientation","shake","freefall"]}"#))
+        #expect(ack["class"] as? String == "watch")
+        var events: [String] = []
+        var seqs: [Int] = []
+        let deadline = Date().addingTimeInterval(14)
+        while Date() < deadline, !events.contains("freefall:end") {
+            guard let message = client.readMessage(timeout: 2), let name = message["class"] as? String else { continue }
+            switch name {
+            case "frame": seqs.append(message["seq"] as! Int)
+            case "orientation": events.append("orientation:\(message["orientation"]!)")
+            case "freefall": events.append("freefall:\(message["phase"]!)")
+            default: events.append(name)
+            }
+        }
+        #expect(events == ["orientation:faceUp", "orientation:portrait", "orientation:faceUp", "shake", "freefall:start", "freefall:end"])
+        #expect(seqs.count > 600, "about 8 s of frames at 100 Hz")
+        #expect(zip(seqs.dropFirst(), seqs).allSatisfy { $0 == $1 + 1 }, "contiguous sequence numbers")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test("two clients at 10 Hz and 100 Hz get those rates; poll returns the latest frame")
+    func ratesAndPoll() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let slow = try LineClient(path: daemon.socketPath), fast = try LineClient(path: daemon.socketPath)
+        _ = slow.readMessage(); _ = fast.readMessage()
+        let slowAck = try #require(slow.request(#"{"class":"watch","streams":["frames"],"rate":10}"#))
+        let fastAck = try #require(fast.request(#"{"class":"watch","streams":["frames"],"rate":100}"#))
+        #expect(slowAck["rate"] as? Double == 10)
+        #expect(fastAck["rate"] as? Double == 100)
+        func count(_ client: LineClient, seconds: Double) -> Int {
+            let end = Date().addingTimeInterval(seconds)
+            var n = 0
+            while Date() < end { if client.readMessage(timeout: 0.2)?["class"] as? String == "frame" { n += 1 } }
+            return n
+        }
+        // Read both at once so neither falls behind.
+        var slowCount = 0, fastCount = 0
+        let end = Date().addingTimeInterval(2)
+        while Date() < end {
+            slowCount += count(slow, seconds: 0.05)
+            fastCount += count(fast, seconds: 0.05)
+        }
+        #expect(slowCount >= 17 && slowCount <= 23, "\(slowCount) frames at 10 Hz in 2 s")
+        #expect(fastCount >= 180 && fastCount <= 220, "\(fastCount) frames at 100 Hz in 2 s")
+        let poller = try LineClient(path: daemon.socketPath)
+        _ = poller.readMessage()
+        let poll = try #require(poller.request(#"{"class":"poll"}"#))
+        let frame = try #require(poll["frame"] as? [String: Any])
+        #expect(frame["class"] as? String == "frame")
+        let acc = try #require(frame["acc"] as? [Double])
+        #expect(abs(acc[2] - 1) < 0.1)
+        daemon.stop()
+    }
+
+    @Test("a privileged configure changes the range, and the device message and the next hello say so")
+    func configure() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        let reply = try #require(client.request(#"{"class":"configure","range":8,"rate":400}"#))
+        #expect(reply["class"] as? String == "device", "\(reply)")
+        #expect(reply["range"] as? Int == 8 && reply["rate"] as? Int == 400)
+        let next = try LineClient(path: daemon.socketPath)
+        let hello = try #require(next.readMessage())
+        let device = try #require(hello["device"] as? [String: Any])
+        #expect(device["range"] as? Int == 8 && device["rate"] as? Int == 400)
+        let bad = try #require(client.request(#"{"class":"configure","range":4}"#))
+        #expect(bad["code"] as? String == "device-error")
+        #expect((bad["message"] as? String)?.contains("choose one of ±2 g, ±8 g") == true)
+        daemon.stop()
+    }
+
+    @Test("an unprivileged client is refused configure, calibrate and selftest, and may still watch",
+          .enabled(if: isRoot, "needs root to run a client as another user"))
+    func unprivileged() throws {
+        let scratch = scratchDirectory()
+        let config = scratch + "/open.conf"
+        try "[socket]\nmode = 0666\n".write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(scratch, 0o755)
+        let daemon = try DaemonProcess(["--simulate", "rest", "--config", config], socketPath: scratch + "/acceld.sock")
+        let script = """
+            import socket, json, sys
+            s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); f = s.makefile('rwb')
+            f.readline()
+            for req in ['{"class":"configure","range":8}', '{"class":"calibrate"}', '{"class":"selftest"}', '{"class":"status"}']:
+                f.write((req + '\\n').encode()); f.flush()
+                while True:
+                    m = json.loads(f.readline())
+                    if m['class'] not in ('frame',): break
+                print(m['class'], m.get('code', ''))
+            """
+        let result = try run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, daemon.socketPath])
+        #expect(result.stdout == "error not-permitted\nerror not-permitted\nerror not-permitted\nstatus \n", "\(result.stderr) \(result.status)")
+        daemon.stop()
+    }
+
+    @Test("malformed JSON, unknown requests, a 1 MB line and random bytes get errors; the connection and other clients are unaffected")
+    func hostileInput() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let watcher = try LineClient(path: daemon.socketPath)
+        _ = watcher.readMessage()
+        _ = watcher.request(#"{"class":"watch","streams":["frames"]}"#)
+        let hostile = try LineClient(path: daemon.socketPath)
+        _ = hostile.readMessage()
+        #expect(hostile.request("{not json")?["code"] as? String == "bad-json")
+        #expect(hostile.request(#"{"class":"explode"}"#)?["code"] as? String == "unknown-class")
+        #expect(hostile.request(#"[1,2,3]"#)?["code"] as? String == "not-an-object")
+        #expect(hostile.request(#"{"class":"watch","streams":["everything"]}"#)?["code"] as? String == "bad-field")
+        #expect(hostile.request(#"{"class":"watch","rate":"fast"}"#)?["code"] as? String == "bad-field")
+        hostile.send(String(repeating: "x", count: 1 << 20) + "\n")
+        #expect(hostile.next("error")?["code"] as? String == "line-too-long")
+        var generator = SeededRandom(seed: 7)
+        hostile.sendBytes((0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0x0A])
+        // Random bytes: every line gets an error or is skipped; then it still works.
+        let status = hostile.request(#"{"class":"status"}"#, timeout: 5)
+        var reply = status
+        while let r = reply, r["class"] as? String == "error" { reply = hostile.readMessage() }
+        #expect(reply?["class"] as? String == "status")
+        // Meanwhile the watcher's frames kept coming, contiguous.
+        var seqs: [Int] = []
+        while seqs.count < 100, let m = watcher.readMessage(timeout: 2) { if let s = m["seq"] as? Int { seqs.append(s) } }
+        #expect(seqs.count == 100 && zip(seqs.dropFirst(), seqs).allSatisfy { $0 == $1 + 1 })
+        daemon.stop()
+    }
+
+    @Test("a client that never reads does not delay another: every frame arrives, on time; the stuck one is dropped then cut off")
+    func stuckClient() throws {
+        let scratch = scratchDirectory()
+        let config = scratch + "/tight.conf"
+        try "[socket]\nclient-buffer-bytes = 8192\nclient-stuck-seconds = 2\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--simulate", "rest", "--rate", "400", "--config", config])
+        let stuck = try LineClient(path: daemon.socketPath)
+        var size: Int32 = 4096
+        setsockopt(stuck.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        _ = stuck.readMessage()
+        _ = stuck.request(#"{"class":"watch","streams":["frames"]}"#)
+        let good = try LineClient(path: daemon.socketPath)
+        _ = good.readMessage()
+        _ = good.request(#"{"class":"watch","streams":["frames"]}"#)
+        var seqs: [Int] = []
+        var latencies: [Double] = []
+        let end = Date().addingTimeInterval(6)
+        while Date() < end, let m = good.readMessage(timeout: 1) {
+            guard let seq = m["seq"] as? Int, let t = m["t"] as? Double else { continue }
+            seqs.append(seq)
+            latencies.append(Double(MonotonicTime.now()) / 1e9 - t)
+        }
+        #expect(seqs.count > 2000)
+        #expect(zip(seqs.dropFirst(), seqs).allSatisfy { $0 == $1 + 1 }, "the good client missed nothing")
+        latencies.sort()
+        let p99 = latencies[latencies.count * 99 / 100]
+        #expect(p99 < 0.05, "p99 latency \(p99 * 1000) ms")
+        // The stuck client: after its backlog, a "dropped" notice or the end of the stream.
+        var sawDroppedOrEnd = false
+        while let line = stuck.readLine(timeout: 1) {
+            if line.contains("\"class\":\"dropped\"") { sawDroppedOrEnd = true; break }
+        }
+        if !sawDroppedOrEnd { sawDroppedOrEnd = stuck.readLine(timeout: 0.5) == nil }
+        #expect(sawDroppedOrEnd)
+        daemon.stop()
+    }
+
+    @Test("injected bus errors and a chip reset: clients see device lost, back and reconfigured, and the sequence skips")
+    func faults() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--fault", "eio@1.5+1", "--fault", "reset@4"])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        _ = client.request(#"{"class":"watch","streams":["frames","device"]}"#)
+        var states: [String] = []
+        var gaps = 0
+        var last: Int?
+        let end = Date().addingTimeInterval(6)
+        while Date() < end {
+            // The outage is silent for a second: keep listening through it.
+            guard let m = client.readMessage(timeout: 0.5) else { continue }
+            if m["class"] as? String == "device", let event = m["event"] as? String { states.append(event) }
+            if let seq = m["seq"] as? Int {
+                if let last, seq != last + 1 { gaps += seq - last - 1 }
+                last = seq
+            }
+        }
+        #expect(states == ["lost", "back", "reconfigured"])
+        #expect(gaps >= 100, "about 1 s of samples missing: \(gaps)")
+        let status = try #require(client.request(#"{"class":"status"}"#))
+        let counters = try #require(status["counters"] as? [String: Int])
+        #expect(counters["lost"] == gaps)
+        #expect(counters["recoveries"] == 1 && counters["reconfigurations"] == 1)
+        #expect(daemon.stderr.contains("device lost"))
+        daemon.stop()
+    }
+
+    @Test("with NOTIFY_SOCKET and WATCHDOG_USEC set, READY=1 then WATCHDOG=1 arrive")
+    func notify() throws {
+        let scratch = scratchDirectory()
+        let path = scratch + "/notify.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        let daemon = try DaemonProcess(["--simulate", "rest"], environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "200000"])
+        var messages: [String] = []
+        let end = Date().addingTimeInterval(5)
+        while Date() < end, !messages.contains(where: { $0.contains("WATCHDOG=1") }) {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 500) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
+        }
+        let ready = messages.firstIndex { $0.contains("READY=1") }
+        let watchdog = messages.firstIndex { $0.contains("WATCHDOG=1") }
+        #expect(ready != nil && watchdog != nil, "\(messages)")
+        #expect(messages.contains { $0.contains("STATUS=") })
+        daemon.stop()
+        // Shutdown says STOPPING=1.
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var sawStopping = false
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&pfd, 1, 500) > 0 {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n > 0 && String(decoding: buffer[0..<n], as: UTF8.self).contains("STOPPING=1") { sawStopping = true }
+        }
+        #expect(sawStopping)
+    }
+
+    @Test("socket activation: a listening socket passed as fd 3 with LISTEN_FDS/LISTEN_PID is adopted and kept on exit")
+    func socketActivation() throws {
+        let scratch = scratchDirectory()
+        let path = scratch + "/activated.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0 && listen(fd, 16) == 0)
+        // The daemon's own --socket points elsewhere: it must use fd 3.
+        let daemon = try DaemonProcess(["--simulate", "rest"], environment: ["LISTEN_FDS": "1"], passing: fd,
+                                       shellPrefix: "LISTEN_PID=$$; export LISTEN_PID;", waitForSocket: false)
+        close(fd)
+        try daemon.waitFor(socket: path)
+        let client = try LineClient(path: path)
+        #expect(client.readMessage()?["class"] as? String == "hello")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "it did not create its own socket")
+        #expect(daemon.stop() == 0)
+        #expect(FileManager.default.fileExists(atPath: path), "a socket passed by systemd belongs to acceld.socket and stays")
+    }
+
+    @Test("SIGTERM: clients get goodbye, the socket file is removed, exit status 0")
+    func sigterm() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        kill(daemon.pid, SIGTERM)
+        let goodbye = client.next("goodbye", timeout: 5)
+        #expect(goodbye?["reason"] as? String == "acceld is stopping")
+        #expect(daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test("a second daemon on the same socket is refused with advice, and the first keeps working")
+    func secondDaemon() throws {
+        let first = try DaemonProcess(["--simulate", "rest"])
+        let second = try DaemonProcess(["--simulate", "rest"], socketPath: first.socketPath, waitForSocket: false)
+        let deadline = Date().addingTimeInterval(10)
+        while !second.hasExited && Date() < deadline { usleep(20_000) }
+        #expect(second.stop() == 75)
+        #expect(second.stderr.contains("another acceld is already listening"))
+        let client = try LineClient(path: first.socketPath)
+        #expect(client.readMessage()?["class"] as? String == "hello")
+        first.stop()
+    }
+
+    @Test("--check-config accepts a good file and refuses a bad one with the line and reason")
+    func checkConfig() throws {
+        let good = try acceld(["--check-config", "--config", repositoryRoot + "/Config/acceld.conf", "--simulate", "rest"])
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("configuration OK"))
+        let scratch = scratchDirectory()
+        try "[device]\nrate = 300\n".write(toFile: scratch + "/bad.conf", atomically: true, encoding: .utf8)
+        let bad = try acceld(["--check-config", "--config", scratch + "/bad.conf"])
+        #expect(bad.status == 78)
+        #expect(bad.stderr.contains("bad.conf:2: [device] rate: 300 is not one of 100, 400"))
+    }
+
+    @Test("without --simulate and without hardware, the daemon exits with the bus's message and code")
+    func noHardware() throws {
+        let result = try acceld(["--bus", "250", "--socket", scratchDirectory() + "/x.sock"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("no I2C bus at /dev/i2c-250"))
+    }
+}
