@@ -3,8 +3,9 @@
 # CI2C shim against this machine's kernel. Installs what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# python3-minimal runs the unprivileged client of one end-to-end test (as nobody).
-source scripts/setup.sh python3-minimal
+# python3-minimal runs the unprivileged client of one end-to-end test (as
+# nobody); systemd provides systemd-analyze for the unit file checks.
+source scripts/setup.sh python3-minimal systemd
 
 # Runs a command, hiding lines that match $2, and fails with its status.
 quietly() {
