@@ -201,6 +201,27 @@ extension Configuration {
         }
     }
 
+    /// Sections a client may change at run time with `configure`.
+    static let tunableSections: Set<String> = ["gravity", "orientation", "shake", "freefall", "movement"]
+
+    /// Applies "section.key" = value pairs (the `configure` request's
+    /// tunables); returns why one cannot be applied, or nil.
+    public mutating func applyTunables(_ tunables: [String: String]) -> String? {
+        let keys = Configuration.keys
+        for (name, value) in tunables.sorted(by: { $0.key < $1.key }) {
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let key = keys.first(where: { $0.section == parts[0] && $0.name == parts[1] }) else {
+                let known = keys.filter { Configuration.tunableSections.contains($0.section) }.map { "\($0.section).\($0.name)" }
+                return "unknown tunable \"\(name)\"" + suggestion(name, among: known) + "; tunables are named section.key as in the configuration file, e.g. shake.threshold"
+            }
+            guard Configuration.tunableSections.contains(key.section) else {
+                return "\(name) cannot change at run time: edit the configuration file and restart acceld"
+            }
+            if let reason = key.set(&self, value) { return "\(name): \(reason)" }
+        }
+        return nil
+    }
+
     /// Reads and parses a file.
     public init(contentsOf path: String) throws {
         guard let text = readFile(path) else {

@@ -319,11 +319,25 @@ final class Hub: @unchecked Sendable {
             line.add("pitch", (session.reference?.pitch ?? 0) * 180 / .pi, decimals: 2)
             line.add("roll", (session.reference?.roll ?? 0) * 180 / .pi, decimals: 2)
             reply(line.line, session)
-        case .configure(let range, let rate):
+        case .configure(let range, let rate, let tunables):
             let wanted = DeviceConfiguration(range: range ?? device.range, rate: rate ?? device.rate)
+            let changesDevice = range != nil || rate != nil
             onSampler(session, "configure") { [self] in
-                try sampler.reconfigure(to: wanted)
+                if !tunables.isEmpty {
+                    var configuration = Configuration()
+                    configuration.motion = sampler.settings
+                    if let reason = configuration.applyTunables(tunables) { throw ProtocolError("bad-field", reason) }
+                    sampler.update(settings: configuration.motion)
+                }
+                if changesDevice { try sampler.reconfigure(to: wanted) }
                 return { [self] in
+                    guard changesDevice else {
+                        var line = JSONLine(class: "configured")
+                        line.addRaw("tunables", "{" + tunables.sorted { $0.key < $1.key }
+                            .map { JSONLine.quoted($0.key) + ":" + JSONLine.quoted($0.value) }.joined(separator: ",") + "}")
+                        reply(line.line, session)
+                        return
+                    }
                     device.range = wanted.range
                     device.rate = wanted.rate
                     var line = JSONLine(class: "device")
@@ -363,8 +377,9 @@ final class Hub: @unchecked Sendable {
                 let then = UncheckedBox(try box.value())
                 eventLoop.execute { then.value() }
             } catch {
-                let message = "\(error)"
-                eventLoop.execute { [self] in reply(ProtocolError("device-error", message, request: name).json, session) }
+                let refusal = (error as? ProtocolError).map { ProtocolError($0.code, $0.message, request: name) }
+                    ?? ProtocolError("device-error", "\(error)", request: name)
+                eventLoop.execute { [self] in reply(refusal.json, session) }
             }
         }
     }

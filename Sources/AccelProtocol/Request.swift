@@ -18,8 +18,9 @@ public enum Request: Sendable, Equatable {
     case poll
     case status
     case device
-    /// Privileged: change range and/or rate.
-    case configure(range: Int?, rate: Int?)
+    /// Privileged: change range and/or rate, and/or pipeline tunables
+    /// named as in the configuration file ("shake.threshold": "1.5").
+    case configure(range: Int?, rate: Int?, tunables: [String: String])
     /// Privileged: measure the offset with the board flat and still (+Z up).
     case calibrateFlat(seconds: Double)
     /// Privileged: set a calibration computed elsewhere (accelctl's six-position).
@@ -117,8 +118,23 @@ extension Request {
         case "configure":
             let range = try reader.number("range", within: 1...64).map { Int($0) }
             let rate = try reader.number("rate", within: 1...10_000).map { Int($0) }
-            guard range != nil || rate != nil else { throw reader.error("say what to change: \"range\" (g) and/or \"rate\" (Hz), e.g. {\"class\":\"configure\",\"range\":8}") }
-            self = .configure(range: range, rate: rate)
+            var tunables: [String: String] = [:]
+            if let raw = fields["tunables"] {
+                guard let object = raw as? [String: Any] else {
+                    throw reader.error("\"tunables\" must be an object such as {\"shake.threshold\":1.5}")
+                }
+                for (key, value) in object {
+                    switch value {
+                    case let number as NSNumber where !(value is Bool): tunables[key] = number.stringValue
+                    case let text as String: tunables[key] = text
+                    default: throw reader.error("tunable \"\(key)\" must be a number or a string")
+                    }
+                }
+            }
+            guard range != nil || rate != nil || !tunables.isEmpty else {
+                throw reader.error("say what to change: \"range\" (g), \"rate\" (Hz) and/or \"tunables\", e.g. {\"class\":\"configure\",\"range\":8}")
+            }
+            self = .configure(range: range, rate: rate, tunables: tunables)
         case "calibrate":
             if fields["reset"] as? Bool == true {
                 self = .calibrateReset

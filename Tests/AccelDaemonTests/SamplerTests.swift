@@ -143,6 +143,14 @@ struct SamplerTests {
         #expect(rig.frames.count > before + 90)
     }
 
+    @Test("stopping powers the chip down (PD cleared) unless told not to", arguments: [true, false])
+    func stopPowersDown(powerDown: Bool) throws {
+        let rig = try SamplerRig(rate: 100)
+        rig.run(seconds: 0.5)
+        rig.sampler.stop(powerDown: powerDown)
+        #expect(rig.model.peek(0x20) & 0x40 == (powerDown ? 0 : 0x40))
+    }
+
     @Test("a client's configure changes the chip's range and rate")
     func reconfigure() throws {
         let rig = try SamplerRig(rate: 100)
