@@ -55,3 +55,24 @@ struct ConfigurationTests {
         #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
     }
 }
+
+@Suite("Configuration reference")
+struct ConfigurationDocumentTests {
+    @Test("docs/CONFIG.md documents every key under its section, with the default the code uses")
+    func everyKeyDocumented() throws {
+        let text = try String(contentsOfFile: repositoryRoot + "/docs/CONFIG.md", encoding: .utf8)
+        let defaults = Configuration()
+        for key in Configuration.keys {
+            let section = try #require(text.components(separatedBy: "### [\(key.section)]").dropFirst().first,
+                                       "no ### [\(key.section)] section")
+            let table = section.components(separatedBy: "\n### ").first!
+            let documented = "| \(key.name) | \(key.get(defaults).isEmpty ? "\"\"" : key.get(defaults)) |"
+            #expect(table.contains("| \(key.name) |"), "\(key.fullName) is not documented")
+            if !table.contains(documented) {
+                // Numbers may be written as "20" for 20.0.
+                let value = key.get(defaults).replacingOccurrences(of: ".0", with: "")
+                #expect(table.contains("| \(key.name) | \(value)"), "\(key.fullName): documented default differs from \(key.get(defaults))")
+            }
+        }
+    }
+}
