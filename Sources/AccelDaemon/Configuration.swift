@@ -224,7 +224,7 @@ extension Configuration {
 
     /// Reads and parses a file.
     public init(contentsOf path: String) throws {
-        guard let text = readFile(path) else {
+        guard let text = readTextFile(path) else {
             throw ConfigurationError(source: path, line: 0, message: "cannot read the configuration file: \(systemError())")
         }
         try self.init(parsing: text, source: path)

@@ -4,20 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Whole-file read, or nil (errno says why).
-func readFile(_ path: String) -> String? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
-        if n < chunk.count { break }
-    }
-    return ferror(file) != 0 ? nil : String(decoding: bytes, as: UTF8.self)
-}
-
 func systemError() -> String { String(cString: strerror(errno)) }
 
 /// Buffered writes to a file descriptor: replay prints hundreds of

@@ -289,14 +289,14 @@ final class Hub: @unchecked Sendable {
             let odr = Double(device.rate)
             session.decimation = rate.map { UInt64(max(1, (odr / $0).rounded())) } ?? 1
             var line = JSONLine(class: "watch")
-            line.addRaw("streams", "[" + streams.map(\.rawValue).sorted().map { JSONLine.quoted($0) }.joined(separator: ",") + "]")
+            line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted()))
             line.add("rate", odr / Double(session.decimation), decimals: 3)
-            line.addRaw("fields", "[" + FrameFields.names.filter { fields.contains($0.1) }.map { JSONLine.quoted($0.0) }.joined(separator: ",") + "]")
+            line.addRaw("fields", JSONLine.array(FrameFields.names.filter { fields.contains($0.1) }.map(\.0)))
             reply(line.line, session)
         case .unwatch(let streams):
             session.streams.subtract(streams ?? Set(StreamName.allCases))
             var line = JSONLine(class: "watch")
-            line.addRaw("streams", "[" + session.streams.map(\.rawValue).sorted().map { JSONLine.quoted($0) }.joined(separator: ",") + "]")
+            line.addRaw("streams", JSONLine.array(session.streams.map(\.rawValue).sorted()))
             reply(line.line, session)
         case .poll:
             var line = JSONLine(class: "poll")

@@ -113,8 +113,9 @@ public struct Trace: Sendable, Equatable {
     }
 }
 
-/// Whole-file read with POSIX calls (Foundation-free so the driver stays small).
-func readTextFile(_ path: String) -> String? {
+/// Whole-file read with POSIX calls (Foundation-free so the driver stays
+/// small), or nil with errno saying why.
+public func readTextFile(_ path: String) -> String? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []

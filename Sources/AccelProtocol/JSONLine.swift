@@ -68,6 +68,11 @@ public struct JSONLine {
 
     public var line: String { text + "}" }
 
+    /// A JSON array of strings.
+    public static func array(_ strings: some Sequence<String>) -> String {
+        "[" + strings.map(quoted).joined(separator: ",") + "]"
+    }
+
     /// A JSON string literal with the escapes RFC 8259 requires.
     public static func quoted(_ s: String) -> String {
         var out = "\""

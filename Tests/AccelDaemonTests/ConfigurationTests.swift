@@ -10,7 +10,7 @@ struct ConfigurationTests {
         let shipped = try Configuration(contentsOf: repositoryRoot + "/Config/acceld.conf")
         #expect(shipped == Configuration())
         // And it mentions every key, so it documents them all.
-        let text = try #require(readFile(repositoryRoot + "/Config/acceld.conf"))
+        let text = try #require(readTextFile(repositoryRoot + "/Config/acceld.conf"))
         for key in Configuration.keys { #expect(text.contains("\n\(key.name) = "), "\(key.fullName) missing") }
     }
 
