@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "acceld", targets: ["acceld"]),
+        .executable(name: "accelctl", targets: ["accelctl"]),
         .library(name: "AccelDriver", targets: ["AccelDriver"]),
     ],
     dependencies: [
@@ -35,6 +36,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Bring-up and client logic for accelctl: probe, dump, calibration,
+        // rate, the daemon client, plots, the terminal view.
+        .target(name: "AccelTools", dependencies: ["AccelDriver", "AccelMotion", "AccelProtocol", "AccelDaemon"]),
+        .executableTarget(
+            name: "accelctl",
+            dependencies: [
+                "AccelTools", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "acceld",
             dependencies: [
@@ -46,6 +57,7 @@ let package = Package(
         .testTarget(name: "AccelDriverTests", dependencies: ["AccelDriver"]),
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelMotion"]),
         .testTarget(name: "AccelDaemonTests", dependencies: ["AccelDaemon", "AccelProtocol"]),
+        .testTarget(name: "AccelToolsTests", dependencies: ["AccelTools", "AccelDaemon"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,141 @@
+import AccelProtocol
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Talks to a running acceld over its Unix socket: newline-delimited JSON.
+public final class DaemonClient {
+    public static let defaultSocket = "/run/acceld/acceld.sock"
+
+    public enum ClientError: Error, CustomStringConvertible {
+        case noDaemon(String)
+        case permission(String)
+        case refused(String)
+        case incompatible(String)
+        case disconnected(String)
+        case refusedRequest(code: String, message: String)
+
+        public var description: String {
+            switch self {
+            case .noDaemon(let path):
+                "acceld is not running: there is no socket at \(path). Start it (sudo systemctl start acceld.socket), pass --socket PATH, or use --direct to read the chip without the daemon"
+            case .permission(let path):
+                "permission denied on \(path): add yourself to the socket's group (sudo usermod -aG acceld $USER, then log in again)"
+            case .refused(let path):
+                "nothing listens on \(path) (a stale socket): start acceld (sudo systemctl start acceld.socket)"
+            case .incompatible(let detail):
+                "this accelctl speaks protocol \(protocolVersion) but \(detail): install matching versions of acceld and accelctl"
+            case .disconnected(let why):
+                "acceld closed the connection: \(why)"
+            case .refusedRequest(let code, let message):
+                "acceld refused (\(code)): \(message)"
+            }
+        }
+
+        public var exitCode: Int32 {
+            switch self {
+            case .noDaemon, .refused: 69       // EX_UNAVAILABLE
+            case .permission: 77               // EX_NOPERM
+            case .incompatible: 76             // EX_PROTOCOL
+            case .disconnected: 74             // EX_IOERR
+            case .refusedRequest(let code, _): code == "not-permitted" ? 77 : 65
+            }
+        }
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    public private(set) var hello: [String: Any] = [:]
+
+    public init(path: String = DaemonClient.defaultSocket) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result != 0 {
+            let code = errno
+            close(fd)
+            switch code {
+            case ENOENT, ENOTDIR: throw ClientError.noDaemon(path)
+            case EACCES, EPERM: throw ClientError.permission(path)
+            default: throw ClientError.refused(path)
+            }
+        }
+        guard let greeting = try readMessage(timeout: 5), greeting["class"] as? String == "hello" else {
+            throw ClientError.incompatible("\(path) did not greet with hello: is it acceld?")
+        }
+        if let version = greeting["protocol"] as? Int, version != protocolVersion {
+            throw ClientError.incompatible("acceld \(greeting["version"] ?? "?") speaks protocol \(version)")
+        }
+        hello = greeting
+    }
+
+    deinit { close(fd) }
+
+    public var device: [String: Any] { hello["device"] as? [String: Any] ?? [:] }
+
+    public func send(_ json: String) {
+        let bytes = Array((json + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// The next raw line; nil on timeout. Throws when the daemon hangs up.
+    public func readLine(timeout: Double?) throws -> String? {
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var wait: Int32 = -1
+            if let deadline {
+                let left = deadline.timeIntervalSinceNow
+                if left <= 0 { return nil }
+                wait = Int32(left * 1000) + 1
+            }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, wait)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { throw ClientError.disconnected(n == 0 ? "end of stream" : String(cString: strerror(errno))) }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    public func readMessage(timeout: Double?) throws -> [String: Any]? {
+        guard let line = try readLine(timeout: timeout) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["class": "unparsable", "line": line]
+    }
+
+    /// Sends a request and returns its reply (stream messages are skipped).
+    /// An `error` reply is thrown.
+    public func request(_ json: String, timeout: Double = 10) throws -> [String: Any] {
+        send(json)
+        let streams: Set<String> = ["frame", "orientation", "shake", "freefall", "movement", "dropped", "status"]
+        let deadline = Date().addingTimeInterval(timeout)
+        while let message = try readMessage(timeout: max(deadline.timeIntervalSinceNow, 0)) {
+            let name = message["class"] as? String ?? ""
+            if name == "error" {
+                throw ClientError.refusedRequest(code: message["code"] as? String ?? "?", message: message["message"] as? String ?? "")
+            }
+            if name == "status" && json.contains("\"status\"") { return message }
+            if !streams.contains(name) { return message }
+        }
+        throw ClientError.disconnected("no reply within \(Int(timeout)) s")
+    }
+}

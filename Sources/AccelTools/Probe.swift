@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AccelDriver
+
+/// What answered where, on the buses a person asked about.
+public struct ProbeFinding: Sendable, Equatable {
+    public let bus: String
+    public let address: UInt8
+    public let whoAmI: UInt8?
+    /// The supported profile that matched, if any.
+    public let part: String?
+    /// A relative's name, an error, or nil when all is well.
+    public let note: String?
+}
+
+public enum Probe {
+    /// The I2C adapters the kernel exposes: /dev/i2c-N, sorted by N.
+    public static func buses() -> [Int] {
+        guard let directory = opendir("/dev") else { return [] }
+        defer { closedir(directory) }
+        var numbers: [Int] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("i2c-"), let n = Int(name.dropFirst(4)) { numbers.append(n) }
+        }
+        return numbers.sorted()
+    }
+
+    /// Tries every address on every bus: reads WHO_AM_I where something
+    /// answers. `open` gives the bus for (bus, address) or throws BusError.
+    public static func scan(buses: [String], addresses: [UInt8] = ChipProfile.familyAddresses,
+                            open: (String, UInt8) throws -> RegisterBus) -> [ProbeFinding] {
+        var findings: [ProbeFinding] = []
+        for bus in buses {
+            for address in addresses {
+                do {
+                    let device = try open(bus, address)
+                    let id = try device.readRegister(0x0F)
+                    let profile = ChipProfile.supported(whoAmI: id)
+                    findings.append(ProbeFinding(bus: bus, address: address, whoAmI: id, part: profile?.parts.joined(separator: "/"),
+                                                 note: profile == nil ? (ChipProfile.relatives[id].map { "suggests \($0), not supported yet" } ?? "unknown WHO_AM_I") : nil))
+                } catch BusError.noAnswer {
+                    continue
+                } catch {
+                    findings.append(ProbeFinding(bus: bus, address: address, whoAmI: nil, part: nil, note: "\(error)"))
+                    // Permission or a missing bus: the other addresses fare the same.
+                    if let e = error as? BusError, case .transfer = e {} else { break }
+                }
+            }
+        }
+        return findings
+    }
+
+    /// One line with the verdict and the next step.
+    public static func verdict(_ findings: [ProbeFinding], buses: [String], command: (String, UInt8) -> String) -> (text: String, found: Bool) {
+        if let hit = findings.first(where: { $0.part != nil }) {
+            return ("found \(hit.part!.split(separator: "/")[0]) at \(hex(hit.address)) on \(hit.bus): run \(command(hit.bus, hit.address))", true)
+        }
+        if let other = findings.first(where: { $0.whoAmI != nil }) {
+            return ("a chip answers at \(hex(other.address)) on \(other.bus) with WHO_AM_I \(hex(other.whoAmI!)) (\(other.note ?? "")), but no part this acceld drives", false)
+        }
+        if let failure = findings.first(where: { $0.note != nil }) {
+            return (failure.note!, false)
+        }
+        if buses.isEmpty {
+            return ("no I2C buses found: enable I2C (Raspberry Pi: dtparam=i2c_arm=on, or raspi-config > Interface Options > I2C) and load i2c-dev (modprobe i2c-dev)", false)
+        }
+        let addresses = ChipProfile.familyAddresses.map(hex).joined(separator: ", ")
+        return ("nothing answered at \(addresses) on \(buses.joined(separator: ", ")): check power and wiring (SDA, SCL, GND, VDD), and the SDO strap (0x1c low, 0x1d high)", false)
+    }
+}

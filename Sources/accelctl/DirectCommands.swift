@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AccelDaemon
+import AccelDriver
+import AccelTools
+import ArgumentParser
+
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Find the chip: every I2C bus, the family's addresses, WHO_AM_I.",
+        discussion: """
+            Tries 0x1c, 0x1d, 0x18 and 0x19 on each bus (or on --bus only), reads
+            WHO_AM_I where something answers, names the part, and ends with a
+            verdict and the next step. Exit 0 when a supported chip is found,
+            68 when nothing answers.
+            Example: accelctl probe --bus 1
+            """
+    )
+
+    @OptionGroup var chip: ChipOptions
+
+    @Flag(help: "Probe only the bus given with --bus.")
+    var onlyBus = false
+
+    func run() throws {
+        let time = MonotonicTime()
+        let buses: [String]
+        if chip.simulate != nil {
+            buses = [chip.location]
+        } else {
+            if (try? DaemonClient(path: chip.socket)) != nil { fail(ToolError.daemonOwnsChip(chip.socket)) }
+            let numbers = onlyBus ? [chip.bus] : Probe.buses()
+            buses = numbers.map { "/dev/i2c-\($0)" }
+            print(buses.isEmpty ? "no /dev/i2c-* buses" : "buses: " + buses.joined(separator: ", "))
+        }
+        let model = chip.simulate.map { _ in guarded { try chip.openBus(time: time) } }
+        let findings = Probe.scan(buses: buses) { bus, address in
+            if let model {
+                // The model sits at 0x1c; other addresses NACK, as on a real bus.
+                guard address == 0x1C else { throw BusError.noAnswer(path: bus, address: address) }
+                return model
+            }
+            return try I2CBus(path: bus, address: address, force: chip.force, allowByteReads: true)
+        }
+        for finding in findings {
+            let id = finding.whoAmI.map { "WHO_AM_I \(hex($0))" } ?? "error"
+            print("  \(finding.bus) \(hex(finding.address)): \(id)\(finding.part.map { ": \($0)" } ?? "")\(finding.note.map { ": \($0)" } ?? "")")
+        }
+        let verdict = Probe.verdict(findings, buses: buses) { bus, address in
+            let busOption = bus.hasPrefix("/dev/i2c-") ? " --bus \(bus.dropFirst(9))" : " --simulate \(chip.simulate ?? "")"
+            return "accelctl selftest\(busOption) --address \(hex(address))"
+        }
+        print(verdict.text)
+        if !verdict.found { throw ExitCode(68) }
+    }
+}
+
+struct DumpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump",
+        abstract: "Every register with its name, raw value and decoded fields.",
+        discussion: """
+            Registers whose read has a side effect (HP_FILTER_RESET, the
+            interrupt sources) are listed but not read.
+            Example: accelctl dump --bus 1 --address 0x1c
+            """
+    )
+
+    @OptionGroup var chip: ChipOptions
+
+    func run() throws {
+        let bus = guarded { try chip.openBus(time: MonotonicTime()) }
+        print("registers of the chip at \(bus.location)")
+        for register in RegisterMap.lis302dl {
+            let name = register.name.padding(toLength: 18, withPad: " ", startingAt: 0)
+            if register.readHasSideEffect {
+                print("\(hex(register.address))  \(name)  --    not read: reading it clears a latch or resets a filter")
+                continue
+            }
+            let value = guarded { try bus.readRegister(register.address) }
+            print("\(hex(register.address))  \(name)  \(hex(value))  \(register.decode(value))")
+        }
+        let reserved = RegisterMap.reserved.map { $0.count == 1 ? hex($0.lowerBound) : "\(hex($0.lowerBound))-\(hex($0.upperBound))" }
+        print("reserved (not read): " + reserved.joined(separator: ", "))
+    }
+}
+
+struct SelfTestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "selftest",
+        abstract: "The datasheet self-test: per-axis deflection against the limits, PASS or FAIL.",
+        discussion: """
+            Configures the chip (±2 g, 100 Hz unless --range says otherwise), averages
+            the outputs, sets STP, averages again, and compares the difference with
+            X −32..−3, Y and Z +3..+32 digits. Exit 0 on PASS, 1 on FAIL. Keep the
+            board still while it runs (half a second).
+            Example: accelctl selftest --bus 1
+            """
+    )
+
+    @OptionGroup var chip: ChipOptions
+
+    @Option(help: "Range to test at, g: 2 (published limits) or 8 (advisory).")
+    var range: Int = 2
+
+    func run() throws {
+        let time = MonotonicTime()
+        let report = guarded {
+            let driver = try chip.openDriver(time: time)
+            try driver.configure(DeviceConfiguration(range: range, rate: 100))
+            defer { try? driver.powerDown() }
+            return try driver.selfTest()
+        }
+        print(report.summary)
+        if !report.passed { throw ExitCode(1) }
+    }
+}
+
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Guided six-position calibration (or --flat), saved where acceld reads it.",
+        discussion: """
+            Put the board on each of its six faces in turn, in any order, and hold it
+            still: accelctl waits until it is still (a progress bar shows it),
+            averages for a second, and moves on. Per axis it computes the offset and
+            the scale from the +1 g and −1 g faces and shows the residuals. With
+            --flat only the +Z-up face is used, for offsets. The result is written
+            atomically to --output; acceld reads it at start (restart it, or send
+            the values with a calibrate request).
+            Example: accelctl calibrate --output /var/lib/acceld/calibration.json
+            """
+    )
+
+    @OptionGroup var chip: ChipOptions
+
+    @Flag(help: "Quick calibration: board flat, +Z up; offsets only.")
+    var flat = false
+
+    @Option(help: ArgumentHelp("Where to save the calibration.", valueName: "file"))
+    var output: String = DaemonSettings().calibrationFile
+
+    @Option(help: ArgumentHelp("The board's mount matrix, as in acceld.conf (IIO form).", valueName: "matrix"))
+    var mountMatrix: String = MountMatrix.identity.description
+
+    @Option(help: "Give up after this many seconds.")
+    var timeout: Double = 300
+
+    func run() throws {
+        let time = MonotonicTime()
+        let matrix = guarded { try MountMatrix(parsing: mountMatrix) }
+        let driver = guarded { try chip.openDriver(time: time) }
+        guarded { try driver.configure(DeviceConfiguration(range: 2, rate: 100)) }
+        defer { try? driver.powerDown() }
+        var procedure = SixPositionCalibration(mountMatrix: matrix, flat: flat)
+        print(flat ? "put the board flat, +Z (faceUp) up, and keep it still"
+                   : "put the board on each face in turn and hold it still: " + procedure.remaining.map { "\($0.rawValue) up (\($0.orientation))" }.joined(separator: ", "))
+        var bar = ProgressBar("waiting for a still board")
+        let start = time.seconds
+        while !procedure.isDone {
+            guard time.seconds - start < timeout else { fail(ToolError.usage("calibration timed out after \(Int(timeout)) s with \(procedure.remaining.map(\.rawValue).joined(separator: ", ")) still to do")) }
+            let reading = guarded { try driver.nextReading() }
+            switch procedure.add(chip: driver.chipAcceleration(reading.counts), t: time.seconds) {
+            case .waiting(let face, let stillness):
+                bar.show(stillness, detail: face.map { "on \($0.rawValue) up" } ?? "(not on a face still to do: \(procedure.remaining.map(\.rawValue).joined(separator: " ")))")
+            case .measuring(let face, let progress):
+                bar.show(progress, detail: "averaging \(face.rawValue) up")
+            case .measured(let face):
+                bar.finish("\(face.rawValue) up measured; still to do: \(procedure.remaining.map(\.rawValue).joined(separator: " "))")
+                bar = ProgressBar("waiting for a still board")
+            case .done:
+                bar.finish("all faces measured")
+            }
+        }
+        let (calibration, residuals) = procedure.result()
+        print("offset (g):  x \(fixed(calibration.offset.x, 4))  y \(fixed(calibration.offset.y, 4))  z \(fixed(calibration.offset.z, 4))")
+        print("scale:       x \(fixed(calibration.scale.x, 4))  y \(fixed(calibration.scale.y, 4))  z \(fixed(calibration.scale.z, 4))")
+        for (face, residual) in residuals { print("residual \(face.rawValue) up: \(fixed(residual, 1)) mg") }
+        guarded { try CalibrationStore(path: output).save(calibration) }
+        print("saved to \(output)")
+    }
+}
+
+struct RateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rate",
+        abstract: "Measure the real output data rate, the noise at rest and the time of one burst.",
+        discussion: """
+            Polls STATUS every 200 µs for --seconds and counts new samples. The
+            datasheet allows ±10 % on the ODR. Keep the board still for the noise.
+            Example: accelctl rate --rate 400 --seconds 5
+            """
+    )
+
+    @OptionGroup var chip: ChipOptions
+
+    @Option(help: "Output data rate to measure at, Hz: 100 or 400.")
+    var rate: Int = 100
+
+    @Option(help: "How long to measure.")
+    var seconds: Double = 2
+
+    func run() throws {
+        let time = MonotonicTime()
+        var bar = ProgressBar("measuring")
+        let report = guarded {
+            let driver = try chip.openDriver(time: time)
+            try driver.configure(DeviceConfiguration(range: 2, rate: rate))
+            defer { try? driver.powerDown() }
+            return try RateMeter.measure(driver, time: time, seconds: seconds) { bar.show($0) }
+        }
+        bar.finish()
+        print("output data rate: \(fixed(report.measured, 2)) Hz (nominal \(report.nominal) Hz, \(report.deviation >= 0 ? "+" : "")\(fixed(report.deviation * 100, 1)) %, \(report.withinTolerance ? "within" : "OUTSIDE") the datasheet's ±10 %)")
+        print("samples: \(report.samples), overruns while polling: \(report.overruns)")
+        print("noise at rest (RMS): x \(fixed(report.noise.x, 1)) mg  y \(fixed(report.noise.y, 1)) mg  z \(fixed(report.noise.z, 1)) mg")
+        print("one 7-byte burst: \(fixed(report.burstMicroseconds, 1)) µs (median)")
+        if !report.withinTolerance { throw ExitCode(1) }
+    }
+}

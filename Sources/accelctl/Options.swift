@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AccelDaemon
+import AccelDriver
+import AccelTools
+import ArgumentParser
+
+/// How to reach the chip directly (no daemon).
+struct ChipOptions: ParsableArguments {
+    @Option(help: "I2C bus number: the N of /dev/i2c-N.")
+    var bus: Int = 1
+
+    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c (SDO low) or 0x1d (SDO high).", valueName: "hex"))
+    var address: String = "0x1c"
+
+    @Flag(help: "Take the address even if a kernel driver has claimed it (I2C_SLAVE_FORCE).")
+    var force = false
+
+    @Flag(help: "Accept an adapter without I2C block reads (one transaction per register).")
+    var allowByteReads = false
+
+    @Option(help: ArgumentHelp("Use the chip model instead of hardware, moved by a built-in motion (\(MotionScript.names.joined(separator: ", ")), or 'none' for an empty bus) or a trace file.", valueName: "motion"))
+    var simulate: String?
+
+    @Option(help: ArgumentHelp("With --simulate: the model's zero-g offset per axis, g, e.g. 0.03,-0.02,0.05.", valueName: "x,y,z"))
+    var modelOffset: String?
+
+    @Option(help: ArgumentHelp("With --simulate: the model's sensitivity per axis relative to nominal, e.g. 1.02,0.98,1.01.", valueName: "x,y,z"))
+    var modelGain: String?
+
+    @Option(help: ArgumentHelp("With --simulate: the model's RMS noise per sample, g.", valueName: "g"))
+    var modelNoise: Double = 0.009
+
+    @Option(help: ArgumentHelp("With --simulate: an axis whose output is stuck (a broken part), x, y or z.", valueName: "axis"))
+    var modelStuck: Axis?
+
+    @Option(help: ArgumentHelp("acceld's socket: direct commands refuse to run while a daemon answers there.", valueName: "path"))
+    var socket: String = DaemonClient.defaultSocket
+
+    func validate() throws {
+        guard parseAddress(address) != nil else {
+            throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
+        }
+        for (name, text) in [("--model-offset", modelOffset), ("--model-gain", modelGain)] where text != nil {
+            guard parseVector(text!) != nil else { throw ValidationError("\(name) \(text!) is not three numbers x,y,z") }
+        }
+    }
+
+    var location: String { simulate.map { "chip model (\($0))" } ?? "/dev/i2c-\(bus)" }
+
+    var imperfections: ChipModel.Imperfections {
+        var imperfections = ChipModel.Imperfections()
+        imperfections.noise = modelNoise
+        if let offset = modelOffset.flatMap(parseVector) { imperfections.offset = offset }
+        if let gain = modelGain.flatMap(parseVector) { imperfections.sensitivityError = gain - Vector3(1, 1, 1) }
+        if let modelStuck { imperfections.stuckOutputs = [modelStuck: 3] }
+        return imperfections
+    }
+
+    /// The bus with the chip on it; refuses while acceld owns the chip.
+    func openBus(time: TimeSource) throws -> RegisterBus {
+        if let simulate {
+            let model = ChipModel(motion: simulate == "none" ? MotionScript.rest() : try DeviceSource.motion(named: simulate),
+                                  time: time, imperfections: imperfections, location: location)
+            model.present = simulate != "none"
+            return model
+        }
+        if (try? DaemonClient(path: socket)) != nil {
+            throw ToolError.daemonOwnsChip(socket)
+        }
+        return try I2CBus(bus: bus, address: parseAddress(address)!, force: force, allowByteReads: allowByteReads)
+    }
+
+    func openDriver(time: TimeSource) throws -> Accelerometer {
+        try Accelerometer(bus: try openBus(time: time), time: time)
+    }
+}
+
+/// How to reach acceld (or, with --direct, the chip itself).
+struct DaemonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("acceld's socket.", valueName: "path"))
+    var socket: String = DaemonClient.defaultSocket
+
+    func connect() throws -> DaemonClient { try DaemonClient(path: socket) }
+}
+
+enum ToolError: Error, CustomStringConvertible {
+    case daemonOwnsChip(String)
+    case nothingFound(String)
+    case selfTestFailed
+    case usage(String)
+
+    var description: String {
+        switch self {
+        case .daemonOwnsChip(let path):
+            "acceld is running and owns the chip (it answers on \(path)): stop it first with 'sudo systemctl stop acceld.socket acceld', or use the daemon's commands (accelctl status, events, watch)"
+        case .nothingFound(let verdict): verdict
+        case .selfTestFailed: "self-test FAILED"
+        case .usage(let message): message
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .daemonOwnsChip: 75
+        case .nothingFound: 68
+        case .selfTestFailed: 1
+        case .usage: 64
+        }
+    }
+}
+
+extension Axis: ExpressibleByArgument {}
+
+func parseVector(_ text: String) -> Vector3? {
+    let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    return parts.count == 3 ? Vector3(parts[0], parts[1], parts[2]) : nil
+}
+
+/// Prints the error as a sentence and exits with its code (docs/ACCELCTL.md).
+func fail(_ error: Error) -> Never {
+    let (message, code): (String, Int32) = switch error {
+    case let e as ToolError: (e.description, e.exitCode)
+    case let e as BusError: (e.description, e.exitCode)
+    case let e as DriverError: (e.description, e.exitCode)
+    case let e as DaemonClient.ClientError: (e.description, e.exitCode)
+    case let e as Trace.FormatError: (e.description, 65)
+    case let e as DeviceSource.MotionError: (e.description, 66)
+    case let e as ConfigurationError: (e.description, 78)
+    case let e as FileWriteError: (e.description, 73)
+    default: ("\(error)", 1)
+    }
+    printError("accelctl: \(message)")
+    exit(code)
+}
+
+/// Runs `body`, turning any error into its message and exit code.
+@discardableResult
+func guarded<T>(_ body: () throws -> T) -> T {
+    do { return try body() } catch { fail(error) }
+}
+
+func writeLine(_ text: String, to fd: Int32 = 1) {
+    var line = text + "\n"
+    line.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+}
+
+func printError(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// A progress bar on standard error when it is a terminal; a line per
+/// quarter otherwise (logs stay readable).
+struct ProgressBar {
+    let label: String
+    private let terminal = isatty(2) != 0
+    private var lastQuarter = -1
+
+    init(_ label: String) { self.label = label }
+
+    mutating func show(_ fraction: Double, detail: String = "") {
+        let f = min(max(fraction, 0), 1)
+        if terminal {
+            let filled = Int(f * 30)
+            printRaw("\r\(label) [" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled) + "] \(Int(f * 100))% \(detail)\u{1B}[K")
+        } else if Int(f * 4) > lastQuarter {
+            lastQuarter = Int(f * 4)
+            printError("\(label): \(Int(f * 100))% \(detail)")
+        }
+    }
+
+    func finish(_ message: String = "done") {
+        if terminal { printRaw("\r\(label): \(message)\u{1B}[K\n") } else { printError("\(label): \(message)") }
+    }
+
+    private func printRaw(_ text: String) {
+        var t = text
+        t.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AccelDaemon
+import AccelDriver
+import AccelMotion
+import AccelTools
+import ArgumentParser
+import Foundation
+
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "A live view: x, y, z with bars, gravity, user acceleration, attitude, orientation, events.",
+        discussion: """
+            Fits an 80x24 terminal. Quit with q or Ctrl-C.
+            Examples:
+              accelctl watch                            # through acceld
+              accelctl watch --direct --simulate tour   # the chip model, no daemon
+            """
+    )
+
+    @OptionGroup var daemon: DaemonOptions
+    @OptionGroup var chip: ChipOptions
+
+    @Flag(help: "Read the chip directly instead of through acceld.")
+    var direct = false
+
+    func run() throws {
+        var state = WatchState()
+        let source: () throws -> Void
+        if direct || chip.simulate != nil {
+            let time = MonotonicTime()
+            let driver = guarded { try chip.openDriver(time: time) }
+            guarded { try driver.configure(DeviceConfiguration()) }
+            var pipeline = MotionPipeline()
+            var seq: UInt64 = 0
+            var events: [MotionEvent] = []
+            state.title = "\(driver.profile.name) at \(driver.bus.location) · ±2 g · 100 Hz (direct)"
+            source = {
+                // Everything the chip made since the last screen.
+                while let reading = try? driver.read(), reading.status.contains(.dataReady) {
+                    let frame = pipeline.process(Sample(seq: seq, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts)), events: &events)
+                    seq += 1
+                    state.apply(frame, orientation: pipeline.orientation.rawValue)
+                    for event in events {
+                        if let m = try? JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any] { state.events.append(describe(m)) }
+                    }
+                    events.removeAll()
+                    time.sleep(nanoseconds: driver.outputPeriodNanoseconds / 2)
+                }
+            }
+        } else {
+            let client = guarded { try daemon.connect() }
+            let device = client.device
+            state.title = "\(device["chip"] ?? "?") at \(device["location"] ?? "?") · ±\(device["range"] ?? "?") g · \(device["rate"] ?? "?") Hz"
+            state.range = device["range"] as? Int ?? 2
+            _ = guarded { try client.request(#"{"class":"watch","streams":["frames","events","device"],"rate":25}"#) }
+            source = {
+                while let m = try client.readMessage(timeout: 0) {
+                    switch m["class"] as? String {
+                    case "frame":
+                        func v(_ key: String) -> Vector3 {
+                            let a = m[key] as? [Double] ?? [0, 0, 0]
+                            return Vector3(a[0], a[1], a[2])
+                        }
+                        state.acceleration = v("acc")
+                        state.gravity = v("gravity")
+                        state.user = v("user")
+                        state.pitch = m["pitch"] as? Double ?? 0
+                        state.roll = m["roll"] as? Double ?? 0
+                        state.seq = m["seq"] as? Int ?? 0
+                    case "orientation":
+                        state.orientation = m["orientation"] as? String ?? "unknown"
+                        state.events.append(describe(m))
+                    case "goodbye":
+                        throw DaemonClient.ClientError.disconnected(m["reason"] as? String ?? "goodbye")
+                    default:
+                        state.events.append(describe(m))
+                    }
+                }
+            }
+        }
+        let terminal = Terminal()
+        defer { terminal.restore() }
+        while true {
+            do { try source() } catch {
+                terminal.restore()
+                fail(error)
+            }
+            state.events = Array(state.events.suffix(20))
+            terminal.draw(WatchScreen.render(state, width: terminal.width, height: terminal.height))
+            if terminal.quitRequested(waitingMilliseconds: 50) { break }
+        }
+    }
+}
+
+extension WatchState {
+    mutating func apply(_ frame: Frame, orientation: String) {
+        acceleration = frame.acceleration
+        gravity = frame.gravity
+        user = frame.user
+        pitch = frame.attitude.pitch * 180 / .pi
+        roll = frame.attitude.roll * 180 / .pi
+        seq = Int(frame.seq)
+        self.orientation = orientation
+    }
+}
+
+/// The terminal in raw mode for the live view: no echo, no line buffering,
+/// keys read one at a time (q and Ctrl-C quit), cursor hidden, and all of
+/// it restored on the way out.
+final class Terminal {
+    private var saved = termios()
+    private let isTerminal = isatty(0) != 0
+    private var restored = false
+
+    init() {
+        if isTerminal {
+            tcgetattr(0, &saved)
+            var raw = saved
+            raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
+            tcsetattr(0, TCSANOW, &raw)
+        }
+        emit("\u{1B}[?25l\u{1B}[2J")
+    }
+
+    var width: Int { size.0 }
+    var height: Int { size.1 }
+
+    private var size: (Int, Int) {
+        var w = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &w) == 0, w.ws_col > 0 { return (Int(w.ws_col), Int(w.ws_row)) }
+        return (80, 24)
+    }
+
+    func draw(_ lines: [String]) {
+        emit("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
+    }
+
+    /// Waits up to the given time for a key; true for q, Q or Ctrl-C.
+    func quitRequested(waitingMilliseconds: Int32) -> Bool {
+        var pfd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, waitingMilliseconds) > 0 else { return false }
+        var byte: UInt8 = 0
+        guard read(0, &byte, 1) == 1 else { return !isTerminal ? false : true }
+        return byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") || byte == 3
+    }
+
+    func restore() {
+        guard !restored else { return }
+        restored = true
+        if isTerminal { tcsetattr(0, TCSANOW, &saved) }
+        emit("\u{1B}[?25h\r\n")
+    }
+
+    private func emit(_ text: String) {
+        var t = text
+        t.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+    }
+}
