@@ -56,8 +56,10 @@ let package = Package(
         ),
         .testTarget(name: "AccelDriverTests", dependencies: ["AccelDriver"]),
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelMotion"]),
-        .testTarget(name: "AccelDaemonTests", dependencies: ["AccelDaemon", "AccelProtocol"]),
-        .testTarget(name: "AccelToolsTests", dependencies: ["AccelTools", "AccelDaemon"]),
+        // Runs the built binaries and talks to them: shared by the end-to-end tests.
+        .target(name: "TestSupport", dependencies: ["AccelDriver"], path: "Tests/TestSupport"),
+        .testTarget(name: "AccelDaemonTests", dependencies: ["AccelDaemon", "AccelProtocol", "TestSupport"]),
+        .testTarget(name: "AccelToolsTests", dependencies: ["AccelTools", "AccelDaemon", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # python3-minimal runs the unprivileged client of one end-to-end test (as
-# nobody); systemd provides systemd-analyze for the unit file checks.
-source scripts/setup.sh python3-minimal systemd
+# nobody); systemd provides systemd-analyze for the unit file checks; tmux
+# runs accelctl watch in a real terminal.
+source scripts/setup.sh python3-minimal systemd tmux
 
 # Runs a command, hiding lines that match $2, and fails with its status.
 quietly() {

@@ -83,6 +83,9 @@ final class Hub: @unchecked Sendable {
     private var sessions: [Int: Session] = [:]
     private var nextID = 1
     private var latest: Frame?
+    /// The orientation decided so far, for new watchers (gpsd likewise
+    /// answers WATCH with the current state).
+    private var orientation = "unknown"
     var device: DeviceInfo
 
     init(eventLoop: EventLoop, sampler: Sampler, device: DeviceInfo, socket: SocketSettings,
@@ -187,6 +190,7 @@ final class Hub: @unchecked Sendable {
 
     func publish(_ frame: Frame, _ events: [MotionEvent]) {
         latest = frame
+        for case .orientation(let change) in events { orientation = change.orientation.rawValue }
         var encoded: [FrameFields: String] = [:]
         for session in sessions.values {
             if session.streams.contains(.frames) && frame.seq % session.decimation == 0 {
@@ -292,6 +296,7 @@ final class Hub: @unchecked Sendable {
             line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted()))
             line.add("rate", odr / Double(session.decimation), decimals: 3)
             line.addRaw("fields", JSONLine.array(FrameFields.names.filter { fields.contains($0.1) }.map(\.0)))
+            if streams.contains(.orientation) { line.add("orientation", orientation) }
             reply(line.line, session)
         case .unwatch(let streams):
             session.streams.subtract(streams ?? Set(StreamName.allCases))

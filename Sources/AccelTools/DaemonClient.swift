@@ -100,16 +100,16 @@ public final class DaemonClient {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            var wait: Int32 = -1
-            if let deadline {
-                let left = deadline.timeIntervalSinceNow
-                if left <= 0 { return nil }
-                wait = Int32(left * 1000) + 1
-            }
+            // Poll at least once, even with no time left, so a zero timeout
+            // still collects what has arrived.
+            let wait = deadline.map { Int32(max($0.timeIntervalSinceNow, 0) * 1000) } ?? -1
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, wait)
             if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { continue }
+            guard ready > 0 else {
+                if let deadline, deadline.timeIntervalSinceNow <= 0 { return nil }
+                continue
+            }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = recv(fd, &chunk, chunk.count, 0)
             if n <= 0 { throw ClientError.disconnected(n == 0 ? "end of stream" : String(cString: strerror(errno))) }

@@ -53,13 +53,15 @@ public struct SixPositionCalibration: Sendable {
     public let faces: [Face]
     public var stillSeconds = 0.5
     public var averageSeconds = 1.0
-    /// RMS variation of |a| allowed for "still", g.
-    public var stillTolerance = 0.02
+    /// RMS deviation of the acceleration vector from its mean allowed for
+    /// "still", g: noise (a few tens of mg) passes, a hand turning or
+    /// shaking the board does not.
+    public var stillTolerance = 0.05
     /// Largest angle between gravity and a face's axis to count as that face.
     public var angleTolerance = 20.0
     public private(set) var measurements: [Face: Vector3] = [:]
 
-    private var recent: [(t: Double, magnitude: Double)] = []
+    private var recent: [(t: Double, a: Vector3)] = []
     private var measuring: (face: Face, since: Double, sum: Vector3, count: Int)?
 
     public init(mountMatrix: MountMatrix = .identity, flat: Bool = false) {
@@ -75,12 +77,12 @@ public struct SixPositionCalibration: Sendable {
         guard !isDone else { return .done }
         let board = mountMatrix.apply(chip)
         let magnitude = board.magnitude
-        recent.append((t, magnitude))
+        recent.append((t, board))
         while let first = recent.first, t - first.t > stillSeconds { recent.removeFirst() }
-        let mean = recent.map(\.magnitude).reduce(0, +) / Double(recent.count)
-        let spread = (recent.map { ($0.magnitude - mean) * ($0.magnitude - mean) }.reduce(0, +) / Double(recent.count)).squareRoot()
+        let mean = recent.map(\.a).reduce(Vector3.zero, +) / Double(recent.count)
+        let spread = (recent.map { ($0.a - mean).dot($0.a - mean) }.reduce(0, +) / Double(recent.count)).squareRoot()
         let covered = recent.count > 1 ? (recent.last!.t - recent.first!.t) / stillSeconds : 0
-        let still = spread < stillTolerance && abs(mean - 1) < 0.15
+        let still = spread < stillTolerance && abs(magnitude - 1) < 0.15
         let face = remaining.first { angle(board, $0.up) <= angleTolerance }
 
         if var current = measuring {

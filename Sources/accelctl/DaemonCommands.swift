@@ -57,7 +57,7 @@ struct EventsCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var daemon: DaemonOptions
+    @OptionGroup var daemon: SocketOption
 
     @Argument(help: "Streams to watch (also accepted as --streams).")
     var positional: [String] = []
@@ -106,7 +106,7 @@ struct StatusCommand: ParsableCommand {
         discussion: "Example: accelctl status --socket /run/acceld/acceld.sock"
     )
 
-    @OptionGroup var daemon: DaemonOptions
+    @OptionGroup var daemon: SocketOption
 
     @Flag(help: "The status message as JSON.")
     var json = false
@@ -136,7 +136,7 @@ struct ConfigureCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var daemon: DaemonOptions
+    @OptionGroup var daemon: SocketOption
 
     @Option(help: "Full scale, g: 2 or 8.")
     var range: Int?
@@ -181,7 +181,7 @@ struct ZeroCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var daemon: DaemonOptions
+    @OptionGroup var daemon: SocketOption
 
     @Option(help: "Show relative pitch and roll for this long (5 per second).")
     var seconds: Double = 0
@@ -212,7 +212,7 @@ struct RecordCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var daemon: DaemonOptions
+    @OptionGroup var daemon: SocketOption
     @OptionGroup var chip: ChipOptions
 
     @Option(help: "How long to record.")
@@ -229,7 +229,7 @@ struct RecordCommand: ParsableCommand {
         var bar = ProgressBar("recording \(fixed(seconds, 1)) s")
         if direct || chip.simulate != nil {
             let time = MonotonicTime()
-            let driver = guarded { try chip.openDriver(time: time) }
+            let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
             guarded { try driver.configure(DeviceConfiguration()) }
             let start = time.seconds
             trace.comments = ["source: accelctl record --direct from \(driver.bus.location)", "device: \(driver.profile.name), ±2 g, 100 Hz, g"]

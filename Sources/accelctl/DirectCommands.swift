@@ -20,6 +20,7 @@ struct ProbeCommand: ParsableCommand {
     )
 
     @OptionGroup var chip: ChipOptions
+    @OptionGroup var daemon: SocketOption
 
     @Flag(help: "Probe only the bus given with --bus.")
     var onlyBus = false
@@ -30,12 +31,12 @@ struct ProbeCommand: ParsableCommand {
         if chip.simulate != nil {
             buses = [chip.location]
         } else {
-            if (try? DaemonClient(path: chip.socket)) != nil { fail(ToolError.daemonOwnsChip(chip.socket)) }
+            if (try? DaemonClient(path: daemon.socket)) != nil { fail(ToolError.daemonOwnsChip(daemon.socket)) }
             let numbers = onlyBus ? [chip.bus] : Probe.buses()
             buses = numbers.map { "/dev/i2c-\($0)" }
             print(buses.isEmpty ? "no /dev/i2c-* buses" : "buses: " + buses.joined(separator: ", "))
         }
-        let model = chip.simulate.map { _ in guarded { try chip.openBus(time: time) } }
+        let model = chip.simulate.map { _ in guarded { try chip.openBus(time: time, socket: daemon.socket) } }
         let findings = Probe.scan(buses: buses) { bus, address in
             if let model {
                 // The model sits at 0x1c; other addresses NACK, as on a real bus.
@@ -69,9 +70,10 @@ struct DumpCommand: ParsableCommand {
     )
 
     @OptionGroup var chip: ChipOptions
+    @OptionGroup var daemon: SocketOption
 
     func run() throws {
-        let bus = guarded { try chip.openBus(time: MonotonicTime()) }
+        let bus = guarded { try chip.openBus(time: MonotonicTime(), socket: daemon.socket) }
         print("registers of the chip at \(bus.location)")
         for register in RegisterMap.lis302dl {
             let name = register.name.padding(toLength: 18, withPad: " ", startingAt: 0)
@@ -101,6 +103,7 @@ struct SelfTestCommand: ParsableCommand {
     )
 
     @OptionGroup var chip: ChipOptions
+    @OptionGroup var daemon: SocketOption
 
     @Option(help: "Range to test at, g: 2 (published limits) or 8 (advisory).")
     var range: Int = 2
@@ -108,7 +111,7 @@ struct SelfTestCommand: ParsableCommand {
     func run() throws {
         let time = MonotonicTime()
         let report = guarded {
-            let driver = try chip.openDriver(time: time)
+            let driver = try chip.openDriver(time: time, socket: daemon.socket)
             try driver.configure(DeviceConfiguration(range: range, rate: 100))
             defer { try? driver.powerDown() }
             return try driver.selfTest()
@@ -135,6 +138,7 @@ struct CalibrateCommand: ParsableCommand {
     )
 
     @OptionGroup var chip: ChipOptions
+    @OptionGroup var daemon: SocketOption
 
     @Flag(help: "Quick calibration: board flat, +Z up; offsets only.")
     var flat = false
@@ -151,27 +155,39 @@ struct CalibrateCommand: ParsableCommand {
     func run() throws {
         let time = MonotonicTime()
         let matrix = guarded { try MountMatrix(parsing: mountMatrix) }
-        let driver = guarded { try chip.openDriver(time: time) }
+        let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
         guarded { try driver.configure(DeviceConfiguration(range: 2, rate: 100)) }
         defer { try? driver.powerDown() }
         var procedure = SixPositionCalibration(mountMatrix: matrix, flat: flat)
         print(flat ? "put the board flat, +Z (faceUp) up, and keep it still"
                    : "put the board on each face in turn and hold it still: " + procedure.remaining.map { "\($0.rawValue) up (\($0.orientation))" }.joined(separator: ", "))
+        // One bar per phase: waiting for a still face, then averaging it.
         var bar = ProgressBar("waiting for a still board")
+        var averaging: SixPositionCalibration.Face?
         let start = time.seconds
         while !procedure.isDone {
             guard time.seconds - start < timeout else { fail(ToolError.usage("calibration timed out after \(Int(timeout)) s with \(procedure.remaining.map(\.rawValue).joined(separator: ", ")) still to do")) }
             let reading = guarded { try driver.nextReading() }
-            switch procedure.add(chip: driver.chipAcceleration(reading.counts), t: time.seconds) {
+            let status = procedure.add(chip: driver.chipAcceleration(reading.counts), t: time.seconds)
+            switch status {
             case .waiting(let face, let stillness):
+                if averaging != nil {
+                    bar.finish("moved: waiting again")
+                    bar = ProgressBar("waiting for a still board")
+                    averaging = nil
+                }
                 bar.show(stillness, detail: face.map { "on \($0.rawValue) up" } ?? "(not on a face still to do: \(procedure.remaining.map(\.rawValue).joined(separator: " ")))")
             case .measuring(let face, let progress):
-                bar.show(progress, detail: "averaging \(face.rawValue) up")
-            case .measured(let face):
-                bar.finish("\(face.rawValue) up measured; still to do: \(procedure.remaining.map(\.rawValue).joined(separator: " "))")
+                if averaging != face {
+                    bar.finish("still on \(face.rawValue) up")
+                    bar = ProgressBar("averaging \(face.rawValue) up (\(face.orientation))")
+                    averaging = face
+                }
+                bar.show(progress)
+            case .measured, .done:
+                bar.finish(procedure.isDone ? "all faces measured" : "done; still to do: \(procedure.remaining.map(\.rawValue).joined(separator: " "))")
                 bar = ProgressBar("waiting for a still board")
-            case .done:
-                bar.finish("all faces measured")
+                averaging = nil
             }
         }
         let (calibration, residuals) = procedure.result()
@@ -195,6 +211,7 @@ struct RateCommand: ParsableCommand {
     )
 
     @OptionGroup var chip: ChipOptions
+    @OptionGroup var daemon: SocketOption
 
     @Option(help: "Output data rate to measure at, Hz: 100 or 400.")
     var rate: Int = 100
@@ -206,7 +223,7 @@ struct RateCommand: ParsableCommand {
         let time = MonotonicTime()
         var bar = ProgressBar("measuring")
         let report = guarded {
-            let driver = try chip.openDriver(time: time)
+            let driver = try chip.openDriver(time: time, socket: daemon.socket)
             try driver.configure(DeviceConfiguration(range: 2, rate: rate))
             defer { try? driver.powerDown() }
             return try RateMeter.measure(driver, time: time, seconds: seconds) { bar.show($0) }

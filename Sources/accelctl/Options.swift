@@ -35,9 +35,6 @@ struct ChipOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --simulate: an axis whose output is stuck (a broken part), x, y or z.", valueName: "axis"))
     var modelStuck: Axis?
 
-    @Option(help: ArgumentHelp("acceld's socket: direct commands refuse to run while a daemon answers there.", valueName: "path"))
-    var socket: String = DaemonClient.defaultSocket
-
     func validate() throws {
         guard parseAddress(address) != nil else {
             throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
@@ -58,8 +55,9 @@ struct ChipOptions: ParsableArguments {
         return imperfections
     }
 
-    /// The bus with the chip on it; refuses while acceld owns the chip.
-    func openBus(time: TimeSource) throws -> RegisterBus {
+    /// The bus with the chip on it; refuses while acceld answers on `socket`
+    /// (it owns the chip).
+    func openBus(time: TimeSource, socket: String) throws -> RegisterBus {
         if let simulate {
             let model = ChipModel(motion: simulate == "none" ? MotionScript.rest() : try DeviceSource.motion(named: simulate),
                                   time: time, imperfections: imperfections, location: location)
@@ -72,13 +70,14 @@ struct ChipOptions: ParsableArguments {
         return try I2CBus(bus: bus, address: parseAddress(address)!, force: force, allowByteReads: allowByteReads)
     }
 
-    func openDriver(time: TimeSource) throws -> Accelerometer {
-        try Accelerometer(bus: try openBus(time: time), time: time)
+    func openDriver(time: TimeSource, socket: String) throws -> Accelerometer {
+        try Accelerometer(bus: try openBus(time: time, socket: socket), time: time)
     }
 }
 
-/// How to reach acceld (or, with --direct, the chip itself).
-struct DaemonOptions: ParsableArguments {
+/// acceld's socket: the daemon commands talk to it, the direct ones refuse
+/// to touch the chip while a daemon answers there.
+struct SocketOption: ParsableArguments {
     @Option(help: ArgumentHelp("acceld's socket.", valueName: "path"))
     var socket: String = DaemonClient.defaultSocket
 

@@ -20,7 +20,7 @@ struct WatchCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var daemon: DaemonOptions
+    @OptionGroup var daemon: SocketOption
     @OptionGroup var chip: ChipOptions
 
     @Flag(help: "Read the chip directly instead of through acceld.")
@@ -31,7 +31,7 @@ struct WatchCommand: ParsableCommand {
         let source: () throws -> Void
         if direct || chip.simulate != nil {
             let time = MonotonicTime()
-            let driver = guarded { try chip.openDriver(time: time) }
+            let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
             guarded { try driver.configure(DeviceConfiguration()) }
             var pipeline = MotionPipeline()
             var seq: UInt64 = 0
@@ -55,7 +55,8 @@ struct WatchCommand: ParsableCommand {
             let device = client.device
             state.title = "\(device["chip"] ?? "?") at \(device["location"] ?? "?") · ±\(device["range"] ?? "?") g · \(device["rate"] ?? "?") Hz"
             state.range = device["range"] as? Int ?? 2
-            _ = guarded { try client.request(#"{"class":"watch","streams":["frames","events","device"],"rate":25}"#) }
+            let ack = guarded { try client.request(#"{"class":"watch","streams":["frames","events","device"],"rate":25}"#) }
+            state.orientation = ack["orientation"] as? String ?? "unknown"
             source = {
                 while let m = try client.readMessage(timeout: 0) {
                     switch m["class"] as? String {

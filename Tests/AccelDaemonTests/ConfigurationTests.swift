@@ -2,6 +2,7 @@
 import AccelDriver
 import AccelMotion
 import Testing
+import TestSupport
 
 @Suite("Configuration file")
 struct ConfigurationTests {

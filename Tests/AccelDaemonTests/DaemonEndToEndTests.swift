@@ -1,12 +1,24 @@
 import AccelDriver
 import Foundation
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 let isRoot = getuid() == 0
+
+/// Gaps a client saw in its frames' sequence numbers.
+func gaps(in seqs: [Int]) -> Int { zip(seqs.dropFirst(), seqs).map { $0 - $1 - 1 }.reduce(0, +) }
+
+/// Samples the daemon itself never got (overruns on a loaded machine):
+/// every gap a client sees must be one of these, or the client was shorted.
+func daemonLost(_ path: String) -> Int {
+    guard let client = try? LineClient(path: path) else { return -1 }
+    _ = client.readMessage()
+    return (client.request(#"{"class":"status"}"#)?["counters"] as? [String: Int])?["lost"] ?? -1
+}
 
 @Suite("acceld end to end", .serialized)
 struct DaemonEndToEndTests {
@@ -38,7 +50,8 @@ struct DaemonEndToEndTests {
         }
         #expect(events == ["orientation:faceUp", "orientation:portrait", "orientation:faceUp", "shake", "freefall:start", "freefall:end"])
         #expect(seqs.count > 600, "about 8 s of frames at 100 Hz")
-        #expect(zip(seqs.dropFirst(), seqs).allSatisfy { $0 == $1 + 1 }, "contiguous sequence numbers")
+        #expect(seqs == seqs.sorted() && gaps(in: seqs) <= daemonLost(daemon.socketPath),
+                "contiguous sequence numbers, but for samples the daemon itself lost (\(gaps(in: seqs)))")
         #expect(daemon.stop() == 0)
     }
 
@@ -143,7 +156,7 @@ struct DaemonEndToEndTests {
         // Meanwhile the watcher's frames kept coming, contiguous.
         var seqs: [Int] = []
         while seqs.count < 100, let m = watcher.readMessage(timeout: 2) { if let s = m["seq"] as? Int { seqs.append(s) } }
-        #expect(seqs.count == 100 && zip(seqs.dropFirst(), seqs).allSatisfy { $0 == $1 + 1 })
+        #expect(seqs.count == 100 && gaps(in: seqs) <= daemonLost(daemon.socketPath))
         daemon.stop()
     }
 
@@ -163,14 +176,17 @@ struct DaemonEndToEndTests {
         _ = good.request(#"{"class":"watch","streams":["frames"]}"#)
         var seqs: [Int] = []
         var latencies: [Double] = []
+        var goodDropped = false
         let end = Date().addingTimeInterval(6)
         while Date() < end, let m = good.readMessage(timeout: 1) {
+            if m["class"] as? String == "dropped" { goodDropped = true }
             guard let seq = m["seq"] as? Int, let t = m["t"] as? Double else { continue }
             seqs.append(seq)
             latencies.append(Double(MonotonicTime.now()) / 1e9 - t)
         }
         #expect(seqs.count > 2000)
-        #expect(zip(seqs.dropFirst(), seqs).allSatisfy { $0 == $1 + 1 }, "the good client missed nothing")
+        #expect(!goodDropped, "nothing was dropped for the good client")
+        #expect(gaps(in: seqs) <= daemonLost(daemon.socketPath), "the good client missed nothing the daemon had")
         latencies.sort()
         let p99 = latencies[latencies.count * 99 / 100]
         #expect(p99 < 0.05, "p99 latency \(p99 * 1000) ms")

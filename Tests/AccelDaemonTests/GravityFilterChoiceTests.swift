@@ -2,6 +2,7 @@ import AccelDaemon
 import AccelDriver
 import AccelMotion
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/PROTOCOL.md's example session, replayed against the real daemon:
 /// every reply must have the documented class and fields, and the fields

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("acceld replay, the command")
 struct ReplayCommandTests {

@@ -2,6 +2,7 @@ import AccelDaemon
 import AccelDriver
 import AccelMotion
 import Testing
+import TestSupport
 
 /// The pipeline on real recordings, through the chip model, at both rates.
 @Suite("Replay of the shared recordings")

@@ -2,13 +2,7 @@ import AccelDaemon
 import AccelDriver
 import AccelMotion
 
-/// The checkout's root, and ../shared/data beside it.
-let repositoryRoot: String = {
-    var parts = #filePath.split(separator: "/").map(String.init)
-    parts.removeLast(3)
-    return "/" + parts.joined(separator: "/")
-}()
-let sharedData = repositoryRoot + "/../shared/data"
+import TestSupport
 
 /// Replays a shared recording and returns its events.
 func replayEvents(_ file: String, rate: Int, range: Int = 2) throws -> (frames: [Frame], events: [MotionEvent]) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The unit files parse and make sense to systemd (a booted systemd is the
 /// install issue's boot test; this is the static check).

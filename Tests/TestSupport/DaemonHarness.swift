@@ -7,25 +7,25 @@ import Glibc
 #endif
 
 /// A private scratch directory per test.
-func scratchDirectory() -> String {
+public func scratchDirectory() -> String {
     let path = NSTemporaryDirectory() + "acceld-e2e-" + UUID().uuidString.prefix(8)
     try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
 
 /// The real acceld binary, started with posix_spawn.
-final class DaemonProcess {
-    let pid: pid_t
-    let directory: String
-    let socketPath: String
-    let stderrPath: String
+public final class DaemonProcess {
+    public let pid: pid_t
+    public let directory: String
+    public let socketPath: String
+    public let stderrPath: String
     private var exitStatus: Int32?
 
     /// - Parameters:
     ///   - arguments: after `acceld`; --socket and --calibration-file are added.
     ///   - passing: a descriptor to hand over as fd 3 (socket activation).
     ///   - shellPrefix: run through `sh -c` with this prefix (e.g. "LISTEN_PID=$$").
-    init(_ arguments: [String], environment: [String: String] = [:], passing fd: Int32? = nil,
+    public init(_ arguments: [String], environment: [String: String] = [:], passing fd: Int32? = nil,
          shellPrefix: String? = nil, socketPath: String? = nil, waitForSocket: Bool = true) throws {
         directory = scratchDirectory()
         self.socketPath = socketPath ?? directory + "/acceld.sock"
@@ -56,7 +56,7 @@ final class DaemonProcess {
         if waitForSocket { try waitFor(socket: self.socketPath) }
     }
 
-    func waitFor(socket path: String, seconds: Double = 15) throws {
+    public func waitFor(socket path: String, seconds: Double = 15) throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let client = try? LineClient(path: path) {
@@ -70,9 +70,9 @@ final class DaemonProcess {
         throw POSIXError(.ETIMEDOUT)
     }
 
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
-    var hasExited: Bool {
+    public var hasExited: Bool {
         if exitStatus != nil { return true }
         var status: Int32 = 0
         if waitpid(pid, &status, WNOHANG) == pid {
@@ -84,7 +84,7 @@ final class DaemonProcess {
 
     /// Sends `signal` and waits for the exit status (128 + n if killed).
     @discardableResult
-    func stop(_ signal: Int32 = SIGTERM, seconds: Double = 10) -> Int32? {
+    public func stop(_ signal: Int32 = SIGTERM, seconds: Double = 10) -> Int32? {
         if hasExited { return exitStatus }
         kill(pid, signal)
         let deadline = Date().addingTimeInterval(seconds)
@@ -108,11 +108,11 @@ final class DaemonProcess {
 }
 
 /// A newline-delimited JSON client over a Unix stream socket.
-final class LineClient {
-    let fd: Int32
+public final class LineClient {
+    public let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(path: String) throws {
+    public init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_un()
@@ -130,9 +130,9 @@ final class LineClient {
         }
     }
 
-    func send(_ text: String) { sendBytes(Array(text.utf8)) }
+    public func send(_ text: String) { sendBytes(Array(text.utf8)) }
 
-    func sendBytes(_ bytes: [UInt8]) {
+    public func sendBytes(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -142,7 +142,7 @@ final class LineClient {
     }
 
     /// The next line, or nil on timeout or end of stream.
-    func readLine(timeout: Double = 5) -> String? {
+    public func readLine(timeout: Double = 5) -> String? {
         let deadline = MonotonicTime.now() + UInt64(timeout * 1e9)
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
@@ -162,13 +162,13 @@ final class LineClient {
     }
 
     /// The next message as a dictionary.
-    func readMessage(timeout: Double = 5) -> [String: Any]? {
+    public func readMessage(timeout: Double = 5) -> [String: Any]? {
         guard let line = readLine(timeout: timeout) else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     }
 
     /// Reads messages until one has `class` == name (skipping others).
-    func next(_ name: String, timeout: Double = 5) -> [String: Any]? {
+    public func next(_ name: String, timeout: Double = 5) -> [String: Any]? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             guard let message = readMessage(timeout: deadline.timeIntervalSinceNow) else { return nil }
@@ -178,7 +178,7 @@ final class LineClient {
     }
 
     /// Sends a request and returns the first reply that is not a stream message.
-    func request(_ json: String, timeout: Double = 5) -> [String: Any]? {
+    public func request(_ json: String, timeout: Double = 5) -> [String: Any]? {
         send(json + "\n")
         let streamed: Set<String> = ["frame", "orientation", "shake", "freefall", "movement", "dropped"]
         let deadline = Date().addingTimeInterval(timeout)
@@ -189,13 +189,13 @@ final class LineClient {
         return nil
     }
 
-    func close() { Glibc.close(fd) }
+    public func close() { Glibc.close(fd) }
     deinit { Glibc.close(fd) }
 }
 
 /// A short scripted day in the life, as a trace file: faceUp, portrait,
 /// faceUp, a shake, a drop (about 10 s).
-func writeScenarioTrace(in directory: String) throws -> String {
+public func writeScenarioTrace(in directory: String) throws -> String {
     let script = MotionScript(name: "scenario", segments: [
         .hold(Vector3(0, 0, 1), seconds: 1.2),
         .rotate(from: Vector3(0, 0, 1), to: Vector3(0, 1, 0), seconds: 0.4),

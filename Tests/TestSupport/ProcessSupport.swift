@@ -1,20 +1,43 @@
 import Foundation
 import Testing
 
-/// The acceld binary `swift build` made (scripts/test.sh builds it first).
-let acceldBinary = repositoryRoot + "/.build/debug/acceld"
+/// The checkout's root, and ../shared/data beside it.
+public let repositoryRoot: String = {
+    var parts = #filePath.split(separator: "/").map(String.init)
+    parts.removeLast(3)  // Tests/TestSupport/ProcessSupport.swift
+    return "/" + parts.joined(separator: "/")
+}()
+public let sharedData = repositoryRoot + "/../shared/data"
 
-struct ProcessResult {
-    let status: Int32
-    let stdout: String
-    let stderr: String
+/// The binaries `swift build` made (scripts/test.sh builds them first).
+public let acceldBinary = repositoryRoot + "/.build/debug/acceld"
+public let accelctlBinary = repositoryRoot + "/.build/debug/accelctl"
+
+public struct ProcessResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
 }
 
 /// Runs acceld with `arguments` to completion and captures its output.
-func acceld(_ arguments: [String]) throws -> ProcessResult { try run(acceldBinary, arguments) }
+public func acceld(_ arguments: [String]) throws -> ProcessResult { try run(acceldBinary, arguments) }
+
+/// Runs a program that leaves a server behind (tmux new-session -d): its
+/// output goes to /dev/null, since the server would hold captured pipes open.
+public func runDetached(_ binary: String, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
 
 /// Runs a built binary to completion and captures its output.
-func run(_ binary: String, _ arguments: [String]) throws -> ProcessResult {
+public func run(_ binary: String, _ arguments: [String]) throws -> ProcessResult {
     guard FileManager.default.isExecutableFile(atPath: binary) else {
         Issue.record("\(binary) is missing: run 'swift build' before 'swift test' (scripts/test.sh does)")
         return ProcessResult(status: -1, stdout: "", stderr: "")
@@ -36,7 +59,7 @@ func run(_ binary: String, _ arguments: [String]) throws -> ProcessResult {
 }
 
 /// Writes `text` to a fresh temporary file and returns its path.
-func temporaryFile(_ text: String, name: String) throws -> String {
+public func temporaryFile(_ text: String, name: String) throws -> String {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("acceld-tests-\(getpid())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let path = directory.appendingPathComponent(name).path

@@ -1,0 +1,242 @@
+import AccelDaemon
+import AccelDriver
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func accelctl(_ arguments: [String]) throws -> ProcessResult { try run(accelctlBinary, arguments) }
+
+@Suite("accelctl on the chip model")
+struct AccelctlDirectTests {
+    @Test("probe finds the simulated chip at 0x1c and says what to do next")
+    func probeFinds() throws {
+        let result = try accelctl(["probe", "--simulate", "rest"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("0x1c: WHO_AM_I 0x3b: LIS302DL/LIS331DL"))
+        #expect(result.stdout.contains("found LIS302DL at 0x1c on chip model (rest): run accelctl selftest"))
+    }
+
+    @Test("probe on an empty bus says nothing answered, with exit 68")
+    func probeEmpty() throws {
+        let result = try accelctl(["probe", "--simulate", "none"])
+        #expect(result.status == 68)
+        #expect(result.stdout.contains("nothing answered at 0x1c, 0x1d, 0x18, 0x19"))
+    }
+
+    @Test("dump lists every register with its value and decoded fields")
+    func dump() throws {
+        let result = try accelctl(["dump", "--simulate", "rest"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("0x0f  WHO_AM_I            0x3b  LIS302DL/LIS331DL"))
+        #expect(result.stdout.contains("0x20  CTRL_REG1           0x07  DR=100 Hz PD=off (powered down) FS=±2g"))
+        #expect(result.stdout.contains("0x23  HP_FILTER_RESET     --    not read"))
+        #expect(result.stdout.contains("reserved (not read): 0x00-0x0e"))
+        for name in ["CTRL_REG2", "CTRL_REG3", "STATUS_REG", "OUT_X", "OUT_Y", "OUT_Z", "FF_WU_CFG_1", "FF_WU_THS_2", "CLICK_CFG", "CLICK_Window"] {
+            #expect(result.stdout.contains(name))
+        }
+    }
+
+    @Test("selftest passes on a healthy chip (exit 0) and fails on a stuck axis (exit 1) saying why")
+    func selftest() throws {
+        let good = try accelctl(["selftest", "--simulate", "rest"])
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("self-test at ±2 g: PASS"))
+        let broken = try accelctl(["selftest", "--simulate", "rest", "--model-stuck", "x"])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("X: FAIL"))
+        #expect(broken.stdout.contains("the axis is stuck"))
+    }
+
+    @Test("calibrate, turned through the six faces, recovers the model's offsets within 5 mg and scales within 1 %")
+    func calibrate() throws {
+        let scratch = scratchDirectory()
+        // Each face held 2 s, 0.4 s turns: the guided procedure needs 1.5 s a face.
+        let faces = [Vector3(0, 0, 1), Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, -1), Vector3(-1, 0, 0), Vector3(0, -1, 0)]
+        var segments: [MotionScript.Segment] = []
+        for (i, face) in faces.enumerated() {
+            segments.append(.hold(face, seconds: 2))
+            segments.append(.rotate(from: face, to: faces[(i + 1) % faces.count], seconds: 0.4))
+        }
+        let script = MotionScript(name: "six", segments: segments, loops: false)
+        var trace = Trace()
+        for i in 0...Int(script.duration * 200) {
+            trace.times.append(Double(i) / 200)
+            trace.samples.append(script.specificForce(at: Double(i) / 200))
+        }
+        try trace.text.write(toFile: scratch + "/six.csv", atomically: true, encoding: .utf8)
+        let output = scratch + "/calibration.json"
+        let result = try accelctl(["calibrate", "--simulate", scratch + "/six.csv", "--model-offset", "0.036,-0.022,0.041",
+                                   "--model-gain", "1.03,0.97,1.015", "--output", output, "--timeout", "30"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("saved to \(output)"))
+        #expect(result.stdout.contains("residual -Y up"))
+        #expect(result.stderr.contains("averaging"), "progress is shown while it waits and averages")
+        let calibration = try #require(try CalibrationStore(path: output).load())
+        for (axis, offset, gain) in [(Axis.x, 0.036, 1.03), (.y, -0.022, 0.97), (.z, 0.041, 1.015)] {
+            #expect(abs(calibration.offset[axis] - offset) < 0.005, "\(axis) offset \(calibration.offset[axis])")
+            #expect(abs(calibration.scale[axis] * gain - 1) < 0.01, "\(axis) scale \(calibration.scale[axis])")
+        }
+    }
+
+    @Test("rate measures the output data rate within the datasheet's tolerance, and the noise")
+    func rate() throws {
+        let result = try accelctl(["rate", "--simulate", "rest", "--seconds", "1", "--rate", "400"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("nominal 400 Hz"))
+        let measured = result.stdout.split(separator: "\n").first { $0.hasPrefix("output data rate:") }
+            .flatMap { Double($0.split(separator: " ")[3]) }
+        #expect(measured.map { abs($0 - 400) < 8 } == true, "\(result.stdout)")
+        #expect(result.stdout.contains("noise at rest (RMS): x"))
+    }
+
+    @Test("record --direct writes a trace that parses, and replay reads it back")
+    func recordDirect() throws {
+        let file = scratchDirectory() + "/tour.csv"
+        let record = try accelctl(["record", "--simulate", "rest", "--seconds", "1", file])
+        #expect(record.status == 0, "\(record.stderr)")
+        let trace = try Trace(contentsOf: file)
+        #expect(abs(trace.count - 100) <= 3)
+        #expect(abs(trace.samples.last!.z - 1) < 0.06)
+        let replay = try accelctl(["replay", file, "--events-only"])
+        #expect(replay.stdout.contains("\"orientation\":\"faceUp\""))
+    }
+
+    @Test("plot writes an SVG with three traces and the events marked")
+    func plot() throws {
+        let output = scratchDirectory() + "/fall.svg"
+        let result = try accelctl(["plot", sharedData + "/freefall/fall_1.csv", "-o", output])
+        #expect(result.status == 0)
+        let svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.hasPrefix("<?xml"))
+        #expect(svg.components(separatedBy: "<polyline").count == 4)
+        #expect(svg.contains(">fall</text>") && svg.contains(">landed</text>"))
+        let user = try accelctl(["plot", sharedData + "/freefall/fall_1.csv", "-o", output, "--show", "user", "--no-events"])
+        #expect(user.status == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8).contains("user acceleration"))
+    }
+
+    @Test("a malformed trace is refused with its line, exit 65")
+    func badTrace() throws {
+        let path = try temporaryFile("t,x,y\n", name: "bad-plot.csv")
+        let result = try accelctl(["plot", path, "-o", "/tmp/never.svg"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("bad-plot.csv:1: expected the header"))
+    }
+}
+
+@Suite("accelctl through acceld", .serialized)
+struct AccelctlDaemonTests {
+    @Test("events --json --count prints exactly that many JSON lines; readable lines without --json")
+    func events() throws {
+        let daemon = try DaemonProcess(["--simulate", "drop"])
+        let json = try accelctl(["events", "--socket", daemon.socketPath, "--json", "--streams", "frames", "--rate", "50", "--count", "20"])
+        #expect(json.status == 0)
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count == 20)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["class"] as? String == "frame")
+        }
+        let falls = try accelctl(["events", "freefall", "--socket", daemon.socketPath, "--count", "2", "--seconds", "8"])
+        #expect(falls.stdout.contains("free fall over:"), "\(falls.stdout)")
+        daemon.stop()
+    }
+
+    @Test("status speaks plain words; configure and zero reach the daemon")
+    func statusConfigureZero() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let status = try accelctl(["status", "--socket", daemon.socketPath])
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("device: LIS302DL at chip model (rest), ±2 g, 100 Hz, ok"))
+        #expect(status.stdout.contains("samples published"))
+        let configure = try accelctl(["configure", "--socket", daemon.socketPath, "--range", "8", "--rate", "400"])
+        #expect(configure.stdout.contains("±8 g, 400 Hz"), "\(configure.stderr)")
+        let tunable = try accelctl(["configure", "--socket", daemon.socketPath, "--set", "shake.threshold=1.5"])
+        #expect(tunable.stdout.contains("shake.threshold=1.5"))
+        let bad = try accelctl(["configure", "--socket", daemon.socketPath, "--set", "shake.treshold=1.5"])
+        #expect(bad.status == 65 && bad.stderr.contains("did you mean 'shake.threshold'?"))
+        let zero = try accelctl(["zero", "--socket", daemon.socketPath, "--seconds", "0.5"])
+        #expect(zero.stdout.contains("reference: pitch"))
+        #expect(zero.stdout.contains("pitch 0"), "relative to itself the board is level: \(zero.stdout)")
+        daemon.stop()
+    }
+
+    @Test("record from the daemon, then replay the file: the shake recorded is found again")
+    func recordReplay() throws {
+        let daemon = try DaemonProcess(["--simulate", "shake"])
+        let file = scratchDirectory() + "/shake.csv"
+        let record = try accelctl(["record", "--socket", daemon.socketPath, "--seconds", "4", file])
+        #expect(record.status == 0, "\(record.stderr)")
+        daemon.stop()
+        let trace = try Trace(contentsOf: file)
+        #expect(trace.comments.contains { $0.contains("acceld at chip model (shake)") })
+        #expect(trace.count > 350)
+        let replay = try accelctl(["replay", file, "--events-only"])
+        #expect(replay.stdout.contains("\"class\":\"shake\""), "\(replay.stdout)")
+    }
+
+    @Test("direct commands refuse while acceld owns the chip, and say how to stop it (exit 75)")
+    func refusesWhileDaemonRuns() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let result = try accelctl(["dump", "--socket", daemon.socketPath])
+        #expect(result.status == 75)
+        #expect(result.stderr.contains("acceld is running and owns the chip"))
+        #expect(result.stderr.contains("systemctl stop"))
+        daemon.stop()
+    }
+
+    @Test("without a daemon the daemon commands say so (exit 69)")
+    func noDaemon() throws {
+        let result = try accelctl(["status", "--socket", "/nonexistent/acceld.sock"])
+        #expect(result.status == 69)
+        #expect(result.stderr.contains("acceld is not running"))
+    }
+}
+
+@Suite("accelctl watch in a terminal", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+struct AccelctlWatchTests {
+    func tmux(_ arguments: [String]) throws -> ProcessResult { try run("/usr/bin/tmux", arguments) }
+
+    func capture(_ session: String, waitingFor text: String) throws -> String {
+        var screen = ""
+        for _ in 0..<50 {
+            screen = try tmux(["capture-pane", "-p", "-t", session]).stdout
+            if screen.contains(text) { break }
+            usleep(100_000)
+        }
+        return screen
+    }
+
+    @Test("watch draws the axes, bars and orientation on an 80x24 terminal and quits on q", arguments: ["direct", "daemon"])
+    func watch(mode: String) throws {
+        let session = "accelctl-\(mode)-\(getpid())"
+        var daemon: DaemonProcess?
+        let command: String
+        if mode == "direct" {
+            command = "\(accelctlBinary) watch --direct --simulate rest"
+        } else {
+            daemon = try DaemonProcess(["--simulate", "rest"])
+            command = "\(accelctlBinary) watch --socket \(daemon!.socketPath)"
+        }
+        #expect(try runDetached("/usr/bin/tmux", ["new-session", "-d", "-s", session, "-x", "80", "-y", "24", command]) == 0)
+        let screen = try capture(session, waitingFor: "orientation faceUp")
+        #expect(screen.contains("accelctl watch"))
+        #expect(screen.contains("z   +1.0"), "\(screen)")
+        #expect(screen.contains("[") && screen.contains("|") && screen.contains("#"))
+        #expect(screen.contains("orientation faceUp"))
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        _ = try tmux(["send-keys", "-t", session, "q"])
+        var gone = false
+        for _ in 0..<30 where !gone {
+            usleep(100_000)
+            gone = try tmux(["has-session", "-t", session]).status != 0
+        }
+        #expect(gone, "q quits")
+        if !gone { _ = try tmux(["kill-session", "-t", session]) }
+        daemon?.stop()
+    }
+}

@@ -1,0 +1,215 @@
+import AccelDaemon
+import AccelDriver
+import AccelMotion
+@testable import AccelTools
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import TestSupport
+
+@Suite("Register decoding for dump")
+struct RegisterMapTests {
+    func decode(_ name: String, _ value: UInt8) -> String {
+        RegisterMap.lis302dl.first { $0.name == name }!.decode(value)
+    }
+
+    @Test("CTRL_REG1 0x47 reads as the datasheet says")
+    func ctrl1() {
+        #expect(decode("CTRL_REG1", 0x47) == "DR=100 Hz PD=on FS=±2g STP=0 STM=0 Z Y X enabled")
+        #expect(decode("CTRL_REG1", 0xE7) == "DR=400 Hz PD=on FS=±8g STP=0 STM=0 Z Y X enabled")
+        #expect(decode("CTRL_REG1", 0x07).contains("PD=off (powered down)"))
+        #expect(decode("CTRL_REG1", 0x51).contains("STP=1") && decode("CTRL_REG1", 0x51).contains("X enabled"))
+    }
+
+    @Test("outputs are two's complement, shown in digits and g at both ranges")
+    func outputs() {
+        #expect(decode("OUT_X", 0x80) == "-128 digits (-2.304 g at ±2 g, -9.216 g at ±8 g)")
+        #expect(decode("OUT_Z", 0x38) == "56 digits (1.008 g at ±2 g, 4.032 g at ±8 g)")
+    }
+
+    @Test("STATUS, CTRL_REG2's high-pass warning, WHO_AM_I of a relative")
+    func others() {
+        #expect(decode("STATUS_REG", 0x88) == "ZYXOR=1 ZOR=0 YOR=0 XOR=0 ZYXDA=1 ZDA=0 YDA=0 XDA=0")
+        #expect(decode("CTRL_REG2", 0x10).contains("FDS=1 (outputs high-passed!)"))
+        #expect(decode("WHO_AM_I", 0x33).contains("LIS3DH"))
+    }
+
+    @Test("every register the datasheet lists is described or reserved, none twice")
+    func coverage() {
+        let described = Set(RegisterMap.lis302dl.map(\.address))
+        #expect(described.count == RegisterMap.lis302dl.count)
+        for address in UInt8(0)...0x3F {
+            let reserved = RegisterMap.reserved.contains { $0.contains(address) }
+            #expect(described.contains(address) != reserved, "\(hex(address))")
+        }
+    }
+}
+
+@Suite("Six-position calibration")
+struct CalibrationProcedureTests {
+    /// Runs the procedure on a chip model with the given flaws, turning
+    /// through the tour on a virtual clock.
+    func calibrate(offset: Vector3, gain: Vector3, flat: Bool = false, matrix: MountMatrix = .identity,
+                   motion: any MotionSource = MotionScript.tour()) throws -> (Calibration, SixPositionCalibration) {
+        let time = VirtualTime()
+        var flaws = ChipModel.Imperfections()
+        flaws.offset = offset
+        flaws.sensitivityError = gain - Vector3(1, 1, 1)
+        flaws.noise = 0.009
+        let model = ChipModel(motion: motion, time: time, imperfections: flaws)
+        let driver = try Accelerometer(bus: model, time: time)
+        try driver.configure(DeviceConfiguration())
+        var procedure = SixPositionCalibration(mountMatrix: matrix, flat: flat)
+        while !procedure.isDone && time.seconds < 60 {
+            let reading = try driver.nextReading()
+            _ = procedure.add(chip: driver.chipAcceleration(reading.counts), t: time.seconds)
+        }
+        #expect(procedure.isDone)
+        return (procedure.result().calibration, procedure)
+    }
+
+    @Test("recovers injected offsets within 5 mg and scales within 1 %")
+    func sixPositions() throws {
+        let offset = Vector3(0.036, -0.022, 0.041), gain = Vector3(1.03, 0.97, 1.015)
+        let (calibration, procedure) = try calibrate(offset: offset, gain: gain)
+        for axis in Axis.allCases {
+            #expect(abs(calibration.offset[axis] - offset[axis]) < 0.005, "\(axis) offset \(calibration.offset[axis])")
+            let truth = 1 / gain[axis]
+            #expect(abs(calibration.scale[axis] - truth) / truth < 0.01, "\(axis) scale \(calibration.scale[axis])")
+        }
+        #expect(procedure.result().residuals.allSatisfy { $0.1 < 10 }, "residuals under 10 mg")
+    }
+
+    @Test("works through a mount matrix: faces are the board's, corrections the chip's")
+    func mounted() throws {
+        let matrix = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
+        // The tour moves the board; the chip sees it rotated: feed the chip Mᵀ·f.
+        final class Rotated: MotionSource {
+            let inner = MotionScript.tour()
+            let name = "rotated tour"
+            var duration: Double { inner.duration }
+            func specificForce(at t: Double) -> Vector3 {
+                let f = inner.specificForce(at: t)
+                return Vector3(-f.y, f.x, f.z)  // Mᵀ·f for the matrix above
+            }
+        }
+        let offset = Vector3(0.03, 0.0, -0.02), gain = Vector3(1.02, 1.0, 1.0)
+        let (calibration, _) = try calibrate(offset: offset, gain: gain, matrix: matrix, motion: Rotated())
+        #expect(abs(calibration.offset.x - 0.03) < 0.005 && abs(calibration.offset.z + 0.02) < 0.005)
+        #expect(abs(calibration.scale.x - 1 / 1.02) < 0.01)
+    }
+
+    @Test("the flat calibration measures offsets from the +Z face alone")
+    func flat() throws {
+        let (calibration, procedure) = try calibrate(offset: Vector3(0.03, -0.04, 0.02), gain: Vector3(1, 1, 1), flat: true,
+                                                     motion: MotionScript.rest())
+        #expect(procedure.measurements.count == 1)
+        #expect(abs(calibration.offset.x - 0.03) < 0.005 && abs(calibration.offset.y + 0.04) < 0.005 && abs(calibration.offset.z - 0.02) < 0.005)
+        #expect(calibration.scale == Vector3(1, 1, 1))
+    }
+
+    @Test("a board that keeps moving is never measured")
+    func moving() {
+        var procedure = SixPositionCalibration()
+        let shake = MotionScript(name: "shaking", segments: [.shake(base: Vector3(0, 0, 1), axis: Vector3(1, 0, 0), amplitude: 0.3, hertz: 3, seconds: 10)])
+        for i in 0..<1000 { _ = procedure.add(chip: shake.specificForce(at: Double(i) / 100), t: Double(i) / 100) }
+        #expect(procedure.measurements.isEmpty)
+    }
+}
+
+@Suite("Probe")
+struct ProbeTests {
+    @Test("an empty bus gives a clear 'nothing answered', naming the addresses and the SDO strap")
+    func emptyBus() {
+        let findings = Probe.scan(buses: ["/dev/i2c-9"]) { bus, address in throw BusError.noAnswer(path: bus, address: address) }
+        #expect(findings.isEmpty)
+        let verdict = Probe.verdict(findings, buses: ["/dev/i2c-9"]) { _, _ in "" }
+        #expect(!verdict.found)
+        #expect(verdict.text.contains("nothing answered at 0x1c, 0x1d, 0x18, 0x19 on /dev/i2c-9"))
+        #expect(verdict.text.contains("SDO strap"))
+    }
+
+    @Test("a relative answering is named, and not taken for a supported part")
+    func relative() {
+        final class LIS3DH: RegisterBus {
+            var location: String { "fake" }
+            func readRegister(_ subAddress: UInt8) throws -> UInt8 { 0x33 }
+            func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws {}
+            func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {}
+        }
+        let findings = Probe.scan(buses: ["/dev/i2c-1"]) { bus, address in
+            guard address == 0x18 else { throw BusError.noAnswer(path: bus, address: address) }
+            return LIS3DH()
+        }
+        #expect(findings.count == 1 && findings[0].part == nil && findings[0].note?.contains("LIS3DH") == true)
+        #expect(Probe.verdict(findings, buses: ["/dev/i2c-1"]) { _, _ in "" }.found == false)
+    }
+}
+
+@Suite("SVG plot")
+struct SVGPlotTests {
+    final class PolylineReader: NSObject, XMLParserDelegate {
+        var polylines: [String: [(Double, Double)]] = [:]
+        var texts = 0
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            if name == "polyline", let series = attributes["data-name"], let points = attributes["points"] {
+                polylines[series] = points.split(separator: " ").map { pair in
+                    let xy = pair.split(separator: ",").map { Double($0)! }
+                    return (xy[0], xy[1])
+                }
+            }
+            if name == "text" { texts += 1 }
+        }
+    }
+
+    @Test("the SVG parses as XML, and each trace's drawn extremes are the recording's")
+    func extremes() throws {
+        let trace = try Trace(contentsOf: sharedData + "/freefall/fall_1.csv")
+        let plot = SVGPlot()
+        let svg = plot.render(title: "fall", times: trace.times, series: [
+            .init(name: "x", color: "red", values: trace.samples.map(\.x)),
+            .init(name: "y", color: "green", values: trace.samples.map(\.y)),
+            .init(name: "z", color: "blue", values: trace.samples.map(\.z)),
+        ], markers: [.init(t: 4, label: "fall")])
+        let reader = PolylineReader()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = reader
+        #expect(parser.parse(), "valid XML")
+        #expect(reader.polylines.count == 3)
+        // Invert the y mapping from the plot's own scale: min and max of all series.
+        let all = trace.samples.flatMap { [$0.x, $0.y, $0.z] }
+        let top = reader.polylines.values.flatMap { $0.map(\.1) }.min()!
+        let bottom = reader.polylines.values.flatMap { $0.map(\.1) }.max()!
+        for (name, values) in [("x", trace.samples.map(\.x)), ("y", trace.samples.map(\.y)), ("z", trace.samples.map(\.z))] {
+            let ys = reader.polylines[name]!.map(\.1)
+            func value(_ y: Double) -> Double { all.max()! - (y - top) / (bottom - top) * (all.max()! - all.min()!) }
+            let span = all.max()! - all.min()!
+            #expect(abs(value(ys.min()!) - values.max()!) < span * 0.005, "\(name) max")
+            #expect(abs(value(ys.max()!) - values.min()!) < span * 0.005, "\(name) min")
+        }
+    }
+}
+
+@Suite("Watch screen")
+struct WatchScreenTests {
+    @Test("fits 80x24 and shows the axes with bars, gravity, attitude, orientation and events")
+    func layout() {
+        var state = WatchState()
+        state.title = "LIS302DL at chip model · ±2 g · 100 Hz"
+        state.acceleration = Vector3(0.5, -1.0, 1.008)
+        state.orientation = "faceUp"
+        state.events = (1...30).map { "event \($0)" }
+        let lines = WatchScreen.render(state)
+        #expect(lines.count == 24)
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        #expect(lines.contains { $0.hasPrefix("x   +0.500 g  [") })
+        #expect(lines.contains { $0.contains("orientation faceUp") })
+        #expect(lines.last == "  event 30", "the newest events, as many as fit")
+        // +1.008 g on ±2 g fills about half of the right-hand side.
+        let zBar = lines.first { $0.hasPrefix("z") }!
+        let right = zBar.split(separator: "|")[1]
+        #expect(abs(right.filter { $0 == "#" }.count - (right.count - 1) / 2) <= 1)
+    }
+}
