@@ -3,6 +3,10 @@
 # Usage: scripts/setup.sh [extra Debian packages...]
 set -euo pipefail
 
+# Commands that need root run through sudo when we are not root.
+as_root=""
+[ "$(id -u)" -eq 0 ] || as_root="sudo"
+
 packages=(libi2c-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
@@ -10,12 +14,10 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    echo "setup: installing ${missing[*]} with apt-get${sudo:+ (through sudo)}" >&2
+    echo "setup: installing ${missing[*]} with apt-get${as_root:+ (through sudo)}" >&2
     export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    $as_root apt-get update -qq
+    $as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

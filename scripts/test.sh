@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: unit and end-to-end tests on the chip model, and the
-# CI2C shim against this machine's kernel. Installs what it needs first.
+# The whole test suite: the kernel-in-the-loop stage (a real Linux kernel's
+# i2c-dev under QEMU), then unit and end-to-end tests on the chip model.
+# Installs what it needs first. docs/TESTING.md describes the stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # python3-minimal runs the unprivileged client of one end-to-end test (as
@@ -17,6 +18,13 @@ quietly() {
     set -e
     [ "$status" -eq 0 ] || { echo "test.sh: '$*' failed (exit $status)" >&2; exit "$status"; }
 }
+
+echo "== kernel in the loop: acceld and accelctl on a real kernel's i2c-dev (QEMU, i2c-stub)" >&2
+if [ "${ACCELD_SKIP_KERNEL:-}" = 1 ]; then
+    echo "test.sh: ACCELD_SKIP_KERNEL=1: the kernel stage is skipped (CI never sets it)" >&2
+else
+    ./scripts/kernel-test.sh
+fi
 
 echo "== swift build (the end-to-end tests run the built binaries)" >&2
 quietly '^\[[0-9]+/[0-9]+\]' swift build

@@ -65,15 +65,19 @@ public enum BusError: Error, Equatable, CustomStringConvertible, Sendable {
         }
     }
 
-    /// Maps an errno from a transfer on `path` at `address` to its cause.
+    /// Maps an errno from `operation` on `path` at `address` to its cause.
+    /// ENODEV means "no such adapter" when opening the node, but "no device
+    /// at that address" from a transfer (i2c-stub and some adapters say so
+    /// instead of NACKing with ENXIO): the kernel-in-the-loop test caught it.
     public static func from(errno code: Int32, path: String, address: UInt8, operation: String) -> BusError {
         switch code {
-        case ENOENT, ENODEV: .noSuchBus(path: path)
+        case ENOENT: .noSuchBus(path: path)
+        case ENODEV: operation == "open" ? .noSuchBus(path: path) : .noAnswer(path: path, address: address)
         case EACCES, EPERM: .permissionDenied(path: path)
         case ENOTTY: .notAnAdapter(path: path)
         case EBUSY: .addressBusy(path: path, address: address)
-        // NACK: ENXIO from most adapters and i2c-stub, EREMOTEIO from the
-        // Raspberry Pi's i2c-bcm2835.
+        // NACK: ENXIO from most adapters, EREMOTEIO from the Raspberry Pi's
+        // i2c-bcm2835 (and ENODEV from i2c-stub, above).
         case ENXIO, EREMOTEIO: .noAnswer(path: path, address: address)
         case EOPNOTSUPP: .unsupported(path: path, what: operation)
         default: .transfer(path: path, operation: operation, errno: code)

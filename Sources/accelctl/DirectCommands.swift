@@ -35,6 +35,17 @@ struct ProbeCommand: ParsableCommand {
             let numbers = onlyBus ? [chip.bus] : Probe.buses()
             buses = numbers.map { "/dev/i2c-\($0)" }
             print(buses.isEmpty ? "no /dev/i2c-* buses" : "buses: " + buses.joined(separator: ", "))
+            for bus in buses {
+                // What the adapter can do (I2C_FUNCS): the driver needs byte
+                // data and, for one-transaction samples, I2C block reads.
+                do {
+                    let f = try I2CBus(path: bus, address: ChipProfile.familyAddresses[0], allowByteReads: true).functionality
+                    func yes(_ b: Bool) -> String { b ? "yes" : "no" }
+                    print("  \(bus) functions: I2C \(yes(f.plainI2C)), SMBus byte data \(yes(f.byteData)), I2C block read \(yes(f.blockRead)), I2C block write \(yes(f.blockWrite)) (I2C_FUNCS 0x\(String(f.raw, radix: 16)))")
+                } catch {
+                    print("  \(bus): \(error)")
+                }
+            }
         }
         let model = chip.simulate.map { _ in guarded { try chip.openBus(time: time, socket: daemon.socket) } }
         let findings = Probe.scan(buses: buses) { bus, address in

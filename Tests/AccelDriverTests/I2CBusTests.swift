@@ -38,6 +38,13 @@ struct I2CBusTests {
         #expect(error.description.contains(advice), "\(error)")
     }
 
+    @Test("ENODEV is a missing bus when opening, but a silent address in a transfer (as i2c-stub reports it)")
+    func enodev() {
+        #expect(BusError.from(errno: ENODEV, path: "/dev/i2c-3", address: 0x1C, operation: "open") == .noSuchBus(path: "/dev/i2c-3"))
+        #expect(BusError.from(errno: ENODEV, path: "/dev/i2c-3", address: 0x1D, operation: "read of register 0x0f")
+                == .noAnswer(path: "/dev/i2c-3", address: 0x1D))
+    }
+
     @Test("a missing bus, a permission problem and a silent address have distinct exit codes")
     func distinctExitCodes() {
         let codes = [ENOENT, EACCES, ENXIO, EBUSY, EIO, ENOTTY].map {

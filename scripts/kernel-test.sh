@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Kernel in the loop: boots a real Debian kernel under QEMU (software
+# emulation) with the kernel's i2c-stub adapter, and runs the project's own
+# acceld and accelctl against /dev/i2c-0 (scripts/kernel/guest-checks.sh).
+# Installs what it needs from Debian's packages; caches the kernel in
+# .build-kernel/. Prints the guest's checks and a summary line; fails if any
+# check fails or the guest never reports. docs/TESTING.md explains it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh qemu-system-x86 busybox-static i2c-tools cpio kmod xz-utils
+
+cache=.build-kernel
+mkdir -p "$cache"
+
+# The kernel: the package linux-image-amd64 points at, unpacked, not installed.
+if [ ! -s "$cache/vmlinux" ]; then
+    package=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
+    if [ -z "$package" ]; then
+        echo "kernel-test: updating the package lists to find linux-image-amd64" >&2
+        $as_root apt-get update -qq
+        package=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/ { print $2; exit }')
+    fi
+    echo "kernel-test: downloading $package (not installing it)" >&2
+    rm -rf "$cache/deb" "$cache/root" && mkdir -p "$cache/deb"
+    (cd "$cache/deb" && apt-get download "$package" 2>/dev/null)
+    dpkg-deb -x "$cache"/deb/*.deb "$cache/root"
+    # The bzImage wraps an xz-compressed ELF that boots directly (PVH):
+    # faster than the real-mode bzImage path under emulation.
+    image=$(ls "$cache"/root/boot/vmlinuz-*)
+    offset=$(LC_ALL=C grep -obUaP '\xFD7zXZ\x00' "$image" | head -1 | cut -d: -f1)
+    tail -c +$((offset + 1)) "$image" | xz -dc > "$cache/vmlinux" 2>/dev/null || true
+    head -c 4 "$cache/vmlinux" | grep -q ELF || { echo "kernel-test: could not extract the kernel from $image" >&2; exit 1; }
+fi
+modules=$(ls -d "$cache"/root/lib/modules/*)
+
+echo "kernel-test: building acceld and accelctl (release, static Swift runtime)" >&2
+for product in acceld accelctl; do
+    swift build -c release --static-swift-stdlib --scratch-path .build-static --product "$product" 2>&1 \
+        | grep -E "error|warning: |Build complete" >&2 || true
+    [ -x ".build-static/release/$product" ] || { echo "kernel-test: building $product failed" >&2; exit 1; }
+done
+
+# The initramfs: busybox, our binaries and i2c-tools with the libraries
+# ldd names, the five modules, and an init that runs the checks.
+root="$cache/initramfs"
+rm -rf "$root" && mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,lib/modules}
+cp /usr/bin/busybox "$root/bin/"
+cp .build-static/release/acceld .build-static/release/accelctl "$root/usr/bin/"
+cp /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump /usr/sbin/i2cdetect "$root/usr/sbin/"
+for binary in "$root"/usr/bin/* "$root"/usr/sbin/*; do
+    for library in $(ldd "$binary" | grep -o '/[^ ]*'); do
+        mkdir -p "$root$(dirname "$library")"
+        cp -L "$library" "$root$library"
+    done
+done
+for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c; do
+    cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
+done
+cp scripts/kernel/guest-checks.sh "$root/guest-checks.sh"
+cat > "$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
+echo "GUEST-START"
+sh /guest-checks.sh 2>&1
+echo "GUEST-END"
+poweroff -f
+INIT
+chmod +x "$root/init" "$root/guest-checks.sh"
+(cd "$root" && find . | cpio -o -H newc 2>/dev/null) > "$cache/initramfs.cpio"
+size=$(( $(stat -c %s "$cache/initramfs.cpio") / 1048576 ))
+memory=$(( size * 3 + 256 ))
+echo "kernel-test: booting $(basename "$modules") with a ${size} MB initramfs in ${memory} MB (QEMU, TCG)" >&2
+
+# QEMU exits 0 on poweroff whatever happened: the guest's markers decide.
+# panic=-1 makes a dying guest reboot (and -no-reboot ends QEMU) at once.
+log="$cache/console.log"
+started=$(date +%s)
+timeout 600 qemu-system-x86_64 -accel tcg -cpu max -m "$memory" -nographic -no-reboot \
+    -kernel "$cache/vmlinux" -initrd "$cache/initramfs.cpio" \
+    -append "console=ttyS0 panic=-1 quiet loglevel=3" > "$log" 2>&1 || true
+echo "kernel-test: the guest ran for $(( $(date +%s) - started )) s" >&2
+
+sed -n '/GUEST-START/,/GUEST-END/p' "$log" | tr -d '\r'
+summary=$(tr -d '\r' < "$log" | grep -E '^KERNEL-CHECKS: [0-9]+ passed, [0-9]+ failed$' || true)
+if [ -z "$summary" ]; then
+    echo "kernel-test: the guest never reported; its console:" >&2
+    tail -40 "$log" >&2
+    exit 1
+fi
+failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed/\1/')
+[ "$failed" -eq 0 ] || { echo "kernel-test: $failed check(s) failed" >&2; exit 1; }
