@@ -46,6 +46,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks that print figures: make bench (docs/PERFORMANCE.md).
+        .executableTarget(
+            name: "accel-bench",
+            dependencies: [
+                "AccelDaemon", "AccelDriver", "AccelMotion",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/accel-bench"
+        ),
         .executableTarget(
             name: "acceld",
             dependencies: [

@@ -21,8 +21,10 @@ public final class LineWriter {
 
     deinit { flush() }
 
-    public func write(line: String) {
-        buffer.append(contentsOf: line.utf8)
+    public func write(line: String) { write(bytes: Array(line.utf8)) }
+
+    public func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
         buffer.append(0x0A)
         if buffer.count >= limit { flush() }
     }

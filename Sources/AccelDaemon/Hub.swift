@@ -144,9 +144,11 @@ final class Hub: @unchecked Sendable {
 
     // MARK: Output
 
+    func write(_ line: String, to session: Session) { write(Array(line.utf8), to: session) }
+
     /// Queues a line for a client, or counts it as dropped if the client's
     /// buffer is full (it is told how many on its next delivered message).
-    func write(_ line: String, to session: Session) {
+    func write(_ line: [UInt8], to session: Session) {
         let channel = session.channel
         guard channel.isWritable else {
             session.dropped += 1
@@ -160,15 +162,15 @@ final class Hub: @unchecked Sendable {
             notice.add("count", session.dropped)
             notice.add("total", session.totalDropped)
             session.dropped = 0
-            enqueue(notice.line, on: channel)
+            enqueue(notice.lineBytes, on: channel)
         }
         enqueue(line, on: channel)
         session.needsFlush = true
     }
 
-    private func enqueue(_ line: String, on channel: Channel) {
-        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
-        buffer.writeString(line)
+    private func enqueue(_ line: [UInt8], on channel: Channel) {
+        var buffer = channel.allocator.buffer(capacity: line.count + 1)
+        buffer.writeBytes(line)
         buffer.writeInteger(UInt8(ascii: "\n"))
         channel.write(buffer, promise: nil)
     }
@@ -191,16 +193,17 @@ final class Hub: @unchecked Sendable {
     func publish(_ frame: Frame, _ events: [MotionEvent]) {
         latest = frame
         for case .orientation(let change) in events { orientation = change.orientation.rawValue }
-        var encoded: [FrameFields: String] = [:]
+        // Encoded once per set of fields, not once per client.
+        var encoded: [FrameFields: [UInt8]] = [:]
         for session in sessions.values {
             if session.streams.contains(.frames) && frame.seq % session.decimation == 0 {
-                let line: String
+                let line: [UInt8]
                 if let reference = session.reference {
-                    line = frame.json(fields: session.fields, reference: reference)
+                    line = frame.jsonBytes(fields: session.fields, reference: reference)
                 } else if let cached = encoded[session.fields] {
                     line = cached
                 } else {
-                    line = frame.json(fields: session.fields)
+                    line = frame.jsonBytes(fields: session.fields)
                     encoded[session.fields] = line
                 }
                 write(line, to: session)

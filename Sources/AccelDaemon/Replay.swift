@@ -56,7 +56,7 @@ public struct Replay {
     /// Runs and writes NDJSON lines, frames and events in order.
     @discardableResult
     public func run(writingTo writer: LineWriter, frames: Bool = true) throws -> Summary {
-        try run(onFrame: { frame in if frames { writer.write(line: frame.json()) } },
+        try run(onFrame: { frame in if frames { writer.write(bytes: frame.jsonBytes()) } },
                 onEvent: { event in writer.write(line: event.json) })
     }
 }

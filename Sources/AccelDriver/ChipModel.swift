@@ -273,13 +273,18 @@ public final class ChipModel: RegisterBus {
 
         let instant = start + index * period
         let digits = convert(motion.specificForce(at: motionTime(instant)))
-        for (index, axis) in Axis.allCases.enumerated() where enabled & (1 << index) != 0 {
-            registers[Int(Register.outX) + 2 * index] = UInt8(bitPattern: imperfections.stuckOutputs[axis] ?? digits[index])
+        if enabled & 1 != 0 { registers[Int(Register.outX)] = UInt8(bitPattern: digits.x) }
+        if enabled & 2 != 0 { registers[Int(Register.outY)] = UInt8(bitPattern: digits.y) }
+        if enabled & 4 != 0 { registers[Int(Register.outZ)] = UInt8(bitPattern: digits.z) }
+        if !imperfections.stuckOutputs.isEmpty {
+            for (index, axis) in Axis.allCases.enumerated() {
+                if let stuck = imperfections.stuckOutputs[axis] { registers[Int(Register.outX) + 2 * index] = UInt8(bitPattern: stuck) }
+            }
         }
     }
 
-    /// Specific force in g to output digits (x, y, z), as the chip does it.
-    private func convert(_ felt: Vector3) -> [Int8] {
+    /// Specific force in g to output digits, as the chip does it.
+    private func convert(_ felt: Vector3) -> (x: Int8, y: Int8, z: Int8) {
         var g = felt
         let selfTest = ctrl1 & 0x18
         if selfTest == 0x10 { g += imperfections.selfTestForce }
@@ -292,10 +297,12 @@ public final class ChipModel: RegisterBus {
             highPassReference = highPassReference + (g - highPassReference) * alpha
             g = g - highPassReference
         }
-        let chip = (g.scaled(by: Vector3(1, 1, 1) + imperfections.sensitivityError) + imperfections.offset) / gPerDigit
-        return Axis.allCases.map { axis in
-            let noisy = chip[axis] + imperfections.noise / gPerDigit * random.gaussian()
-            return Int8(min(max(noisy.rounded(), -128), 127))
+        var chip = (g.scaled(by: Vector3(1, 1, 1) + imperfections.sensitivityError) + imperfections.offset) / gPerDigit
+        if imperfections.noise > 0 {
+            let sigma = imperfections.noise / gPerDigit
+            chip += Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * sigma
         }
+        func digit(_ v: Double) -> Int8 { Int8(min(max(v.rounded(), -128), 127)) }
+        return (digit(chip.x), digit(chip.y), digit(chip.z))
     }
 }

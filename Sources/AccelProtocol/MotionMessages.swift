@@ -30,6 +30,11 @@ extension Frame {
     /// `{"class":"frame","seq":…,"t":…,"acc":[…],"gravity":[…],"user":[…],"pitch":…,"roll":…}`
     /// Pitch and roll in degrees, relative to `reference` when a client has set one.
     public func json(fields: FrameFields = .all, reference: Attitude? = nil) -> String {
+        String(decoding: jsonBytes(fields: fields, reference: reference), as: UTF8.self)
+    }
+
+    /// The same message as bytes, for the paths that send every frame.
+    public func jsonBytes(fields: FrameFields = .all, reference: Attitude? = nil) -> [UInt8] {
         var line = JSONLine(class: "frame")
         line.add("seq", seq)
         line.add("t", t, decimals: Decimals.t)
@@ -41,7 +46,7 @@ extension Frame {
             line.add("pitch", degrees(shown.pitch), decimals: Decimals.angle)
             line.add("roll", degrees(shown.roll), decimals: Decimals.angle)
         }
-        return line.line
+        return line.finished()
     }
 }
 
