@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The checkout's root, and ../shared/data beside it.
@@ -23,17 +26,24 @@ public struct ProcessResult: Sendable {
 public func acceld(_ arguments: [String]) throws -> ProcessResult { try run(acceldBinary, arguments) }
 
 /// Runs a program that leaves a server behind (tmux new-session -d): its
-/// output goes to /dev/null, since the server would hold captured pipes open.
+/// output goes to /dev/null, since the server would hold captured pipes
+/// open. posix_spawn and a blocking waitpid: Foundation's Process did not
+/// reap such children when two tests spawned them at once.
 public func runDetached(_ binary: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd: Int32 in [0, 1, 2] {
+        posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
 }
 
 /// Runs a built binary to completion and captures its output.
