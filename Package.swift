@@ -65,6 +65,8 @@ let package = Package(
         ),
         .testTarget(name: "AccelDriverTests", dependencies: ["AccelDriver"]),
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelMotion"]),
+        // Test helper: rewrites a calibration file until killed (crash-safety test).
+        .executableTarget(name: "calibration-writer", dependencies: ["AccelDaemon", "AccelDriver"], path: "Tests/Helpers/calibration-writer"),
         // Runs the built binaries and talks to them: shared by the end-to-end tests.
         .target(name: "TestSupport", dependencies: ["AccelDriver"], path: "Tests/TestSupport"),
         .testTarget(name: "AccelDaemonTests", dependencies: ["AccelDaemon", "AccelProtocol", "TestSupport"]),

@@ -36,6 +36,10 @@ struct Load: ParsableCommand {
 
     struct Client {
         var fd: Int32
+        /// The sequence step between frames: the chip's rate over the
+        /// client's (decimation), learnt from hello and the watch reply.
+        var step = 1
+        var chipRate: Double?
         var buffer: [UInt8] = []
         var lastSeq: Int?
         var frames = 0
@@ -89,6 +93,7 @@ struct Load: ParsableCommand {
         var latencies: [Double] = []
         latencies.reserveCapacity(Int(seconds * 400) * clients)
         let seqKey = Array("\"seq\":".utf8), tKey = Array("\"t\":".utf8), droppedKey = Array("\"class\":\"dropped\"".utf8)
+        let helloKey = Array("\"class\":\"hello\"".utf8), watchKey = Array("\"class\":\"watch\"".utf8), rateKey = Array("\"rate\":".utf8)
         let start = now()
         let cpuStart = pid.flatMap(cpuSeconds)
         let memoryStart = pid.map(memory)
@@ -124,8 +129,12 @@ struct Load: ParsableCommand {
                 var lineStart = pool[i].buffer.startIndex
                 while let newline = pool[i].buffer[lineStart...].firstIndex(of: 0x0A) {
                     let line = pool[i].buffer[lineStart..<newline]
-                    if let seq = Load.number(seqKey, in: line).map(Int.init), let t = Load.number(tKey, in: line) {
-                        if let last = pool[i].lastSeq, seq != last + 1 { pool[i].gaps += seq - last - 1 }
+                    if line.firstRange(of: helloKey) != nil {
+                        pool[i].chipRate = Load.number(rateKey, in: line)
+                    } else if line.firstRange(of: watchKey) != nil, let chip = pool[i].chipRate, let rate = Load.number(rateKey, in: line) {
+                        pool[i].step = max(1, Int((chip / rate).rounded()))
+                    } else if let seq = Load.number(seqKey, in: line).map(Int.init), let t = Load.number(tKey, in: line) {
+                        if let last = pool[i].lastSeq, seq != last + pool[i].step { pool[i].gaps += (seq - last) / pool[i].step - 1 }
                         pool[i].lastSeq = seq
                         pool[i].frames += 1
                         latencies.append(received - t)
@@ -142,7 +151,7 @@ struct Load: ParsableCommand {
         func percentile(_ p: Double) -> Double { latencies.isEmpty ? .nan : latencies[min(Int(Double(latencies.count) * p), latencies.count - 1)] * 1000 }
         let frames = pool.map(\.frames).reduce(0, +), gaps = pool.map(\.gaps).reduce(0, +), dropped = pool.map(\.dropped).reduce(0, +)
         print("load: \(clients) clients at \(rate.map { "\(fixed($0, 0)) Hz" } ?? "full rate") for \(fixed(elapsed, 0)) s: \(frames) frames (\(fixed(Double(frames) / elapsed / Double(clients), 1)) per client per second)")
-        print("  samples lost (gaps in sequence numbers): \(gaps); dropped notices: \(dropped)")
+        print("  frames missed (gaps in sequence numbers, per client, summed): \(gaps); dropped notices: \(dropped)")
         print("  latency from sampling instant to receipt: p50 \(fixed(percentile(0.5), 3)) ms, p99 \(fixed(percentile(0.99), 3)) ms, max \(fixed(latencies.last.map { $0 * 1000 } ?? .nan, 3)) ms")
         if let pid, let cpuStart, let cpuEnd = cpuSeconds(pid) {
             let m = memory(pid)

@@ -104,6 +104,10 @@ final class Hub: @unchecked Sendable {
 
     // MARK: Connections
 
+    /// Registers a new client, or refuses it when the daemon is full. Only
+    /// registers: a write to a client that already hung up closes its
+    /// channel at once (re-entrantly), and its session must exist by then to
+    /// be removed, or it would leak (the connection-storm test found that).
     func connect(_ channel: Channel) -> Session? {
         eventLoop.preconditionInEventLoop()
         let session = Session(id: nextID, channel: channel)
@@ -114,6 +118,12 @@ final class Hub: @unchecked Sendable {
             return nil
         }
         sessions[session.id] = session
+        return session
+    }
+
+    /// Sends hello and asks the kernel who the peer is.
+    func greet(_ session: Session) {
+        let channel = session.channel
         var hello = JSONLine(class: "hello")
         hello.add("protocol", protocolVersion)
         hello.add("version", acceldVersion)
@@ -130,7 +140,6 @@ final class Hub: @unchecked Sendable {
             future.whenSuccess { session.credentials = $0 }
         }
         status()
-        return session
     }
 
     func disconnect(_ session: Session) {
@@ -146,9 +155,21 @@ final class Hub: @unchecked Sendable {
 
     func write(_ line: String, to session: Session) { write(Array(line.utf8), to: session) }
 
+    func write(_ line: [UInt8], to session: Session) {
+        write(buffer: lineBuffer(line, session.channel.allocator), to: session)
+    }
+
+    /// A line and its newline in a buffer.
+    private func lineBuffer(_ line: [UInt8], _ allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: line.count + 1)
+        buffer.writeBytes(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        return buffer
+    }
+
     /// Queues a line for a client, or counts it as dropped if the client's
     /// buffer is full (it is told how many on its next delivered message).
-    func write(_ line: [UInt8], to session: Session) {
+    func write(buffer: ByteBuffer, to session: Session) {
         let channel = session.channel
         guard channel.isWritable else {
             session.dropped += 1
@@ -162,17 +183,10 @@ final class Hub: @unchecked Sendable {
             notice.add("count", session.dropped)
             notice.add("total", session.totalDropped)
             session.dropped = 0
-            enqueue(notice.lineBytes, on: channel)
+            channel.write(lineBuffer(notice.lineBytes, channel.allocator), promise: nil)
         }
-        enqueue(line, on: channel)
-        session.needsFlush = true
-    }
-
-    private func enqueue(_ line: [UInt8], on channel: Channel) {
-        var buffer = channel.allocator.buffer(capacity: line.count + 1)
-        buffer.writeBytes(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
         channel.write(buffer, promise: nil)
+        session.needsFlush = true
     }
 
     func flush() {
@@ -193,20 +207,20 @@ final class Hub: @unchecked Sendable {
     func publish(_ frame: Frame, _ events: [MotionEvent]) {
         latest = frame
         for case .orientation(let change) in events { orientation = change.orientation.rawValue }
-        // Encoded once per set of fields, not once per client.
-        var encoded: [FrameFields: [UInt8]] = [:]
+        // Encoded into one buffer per set of fields, shared by every client
+        // that wants those fields (NIO buffers are copy-on-write).
+        var encoded: [FrameFields: ByteBuffer] = [:]
         for session in sessions.values {
             if session.streams.contains(.frames) && frame.seq % session.decimation == 0 {
-                let line: [UInt8]
                 if let reference = session.reference {
-                    line = frame.jsonBytes(fields: session.fields, reference: reference)
+                    write(frame.jsonBytes(fields: session.fields, reference: reference), to: session)
                 } else if let cached = encoded[session.fields] {
-                    line = cached
+                    write(buffer: cached, to: session)
                 } else {
-                    line = frame.jsonBytes(fields: session.fields)
-                    encoded[session.fields] = line
+                    let buffer = lineBuffer(frame.jsonBytes(fields: session.fields), session.channel.allocator)
+                    encoded[session.fields] = buffer
+                    write(buffer: buffer, to: session)
                 }
-                write(line, to: session)
             }
             for event in events where session.streams.contains(StreamName(rawValue: event.className)!) {
                 write(event.json, to: session)

@@ -74,9 +74,9 @@ public final class Sampler: @unchecked Sendable {
     private var emptyStreak = 0
     private var pollWasEmpty = false
     private var probeCountdown = 1
-    /// A probe is under way, and how early it aims (fraction of a period).
+    /// A probe is under way, and how early it aims (ns; nil: `initialLead`).
     private var probing = false
-    private var probeLead = 0.15
+    private var probeLead: Double?
     private var fit: PhaseFit
     /// After a reset or an outage, the next sample's gap comes from elapsed
     /// time even without an overrun flag.
@@ -154,11 +154,11 @@ public final class Sampler: @unchecked Sendable {
         }
     }
 
-    /// The phase-locked loop. Normally the next read comes 15 % of a period
-    /// after the next sample is due, so it finds exactly one new sample.
-    /// Every 32nd read (every 2nd while acquiring) comes 15 % early instead:
-    /// it finds nothing, the nudge a fifth of a period later finds the
-    /// sample, and the two bracket its real instant. `PhaseFit` turns these
+    /// The phase-locked loop. Normally the next read comes just after the
+    /// next sample is due (`margin`), so it finds exactly one new sample.
+    /// Every 40th read (more often while acquiring) comes a little early
+    /// instead: it finds nothing, the `nudge` later finds the sample,
+    /// and the two bracket its real instant. `PhaseFit` turns these
     /// measurements into the chip's real period and phase, so a chip whose
     /// clock is off (±10 % is allowed) is followed without overruns, at about
     /// 1.03 reads per sample.
@@ -167,18 +167,22 @@ public final class Sampler: @unchecked Sendable {
             // The probe found data already: the prediction is late. Lead
             // twice as much and probe again, until a read comes up empty.
             probing = false
-            probeLead = min(probeLead * 2, 0.9)
+            probeLead = min((probeLead ?? initialLead) * 2, period * 0.9)
             probeCountdown = 1
         }
         probeCountdown -= 1
         let next = fit.isUsable ? fit.instant(of: seq) : instant + period
         let target: Double
         if probeCountdown <= 0 {
-            probeCountdown = fit.count < 8 ? 2 : 32
+            // Often while acquiring, then rarely: the fit spans 32 points.
+            probeCountdown = fit.count < 4 ? 2 : fit.count < 8 ? 8 : 40
             probing = true
-            target = next - period * probeLead
+            target = next - (probeLead ?? initialLead)
         } else {
-            target = next + period * 0.15
+            // Just after the sample is due: enough margin for the fit's error
+            // and timer jitter, little enough for latency (0.3 ms at 100 Hz,
+            // not 1.5).
+            target = next + margin
         }
         return UInt64(max(target - Double(now), period / 10))
     }
@@ -209,7 +213,7 @@ public final class Sampler: @unchecked Sendable {
         if pollWasEmpty && window < 0.5 * period {
             // Bracketed between an empty read and this one: a measurement.
             probing = false
-            probeLead = 0.15
+            probeLead = nil
             instant = Double(lastPoll) + window / 2
             fit.add(seq: current, t: instant, nominalPeriod: 1e9 / Double(configuration.rate))
             period = fit.slope
@@ -253,8 +257,8 @@ public final class Sampler: @unchecked Sendable {
                 output(.device(DeviceEvent(state: .stalled, message: "the chip at \(driver!.bus.location) answers but produces no new samples")))
             }
         }
-        // Nudge the phase: look again a fifth of a period later.
-        return UInt64(period / 5)
+        // Nudge the phase: look again a little later.
+        return UInt64(nudge)
     }
 
     /// The chip starts a new sample clock whenever it is configured.
@@ -263,7 +267,7 @@ public final class Sampler: @unchecked Sendable {
         period = fit.slope
         probeCountdown = 1
         probing = false
-        probeLead = 0.15
+        probeLead = nil
         resynchronise = true
     }
 
@@ -325,7 +329,7 @@ public final class Sampler: @unchecked Sendable {
         // "the newest sample" is unambiguous (the chip ran on meanwhile).
         guard fit.isUsable else { return 0 }
         let next = fit.instant(of: UInt64(max(fit.newest(at: Double(now)) + 1, 0)))
-        return UInt64(max(next + 0.15 * period - Double(now), 0))
+        return UInt64(max(next + margin - Double(now), 0))
     }
 
     // MARK: Requests from clients (call on `queue`)
@@ -339,6 +343,16 @@ public final class Sampler: @unchecked Sendable {
     }
 
     public var settings: MotionSettings { pipeline.settings }
+
+    /// How long after a sample is due the normal read comes: 15 % of a
+    /// period, at most 0.3 ms.
+    private var margin: Double { min(period * 0.15, 300_000) }
+    /// How long after an empty read the next one comes: a fifth of a period,
+    /// at most 0.5 ms. It is also the width of a phase measurement.
+    private var nudge: Double { min(period / 5, 500_000) }
+    /// How early a probe aims: 15 % of a period, at most 0.4 ms (the fit is
+    /// good to a few per cent), so one nudge usually finds the sample.
+    private var initialLead: Double { min(period * 0.15, 400_000) }
 
     /// New tunables, keeping the pipeline's state (SIGHUP).
     public func update(settings: MotionSettings) { pipeline.update(settings) }

@@ -30,6 +30,14 @@ public func acceld(_ arguments: [String]) throws -> ProcessResult { try run(acce
 /// open. posix_spawn and a blocking waitpid: Foundation's Process did not
 /// reap such children when two tests spawned them at once.
 public func runDetached(_ binary: String, _ arguments: [String]) throws -> Int32 {
+    let pid = try spawn(binary, arguments)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+}
+
+/// Starts a program in the background (output to /dev/null); returns its pid.
+public func spawn(_ binary: String, _ arguments: [String]) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -41,9 +49,7 @@ public func runDetached(_ binary: String, _ arguments: [String]) throws -> Int32
     var pid: pid_t = 0
     let result = posix_spawn(&pid, binary, &actions, nil, argv, environ)
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return pid
 }
 
 /// Runs a built binary to completion and captures its output.

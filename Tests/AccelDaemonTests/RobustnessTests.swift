@@ -1,0 +1,157 @@
+import AccelDaemon
+import AccelDriver
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Resident memory and open descriptors of a process, from /proc.
+func resources(_ pid: pid_t) -> (rssKB: Int, descriptors: Int) {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        .flatMap { Int($0.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "") } ?? 0
+    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    return (rss, fds)
+}
+
+@Suite("Hostile clients and crashes", .serialized)
+struct RobustnessTests {
+    @Test("10,000 malformed requests get 10,000 errors; the connection, the daemon and a watcher are unaffected")
+    func malformedFlood() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let watcher = try LineClient(path: daemon.socketPath)
+        _ = watcher.readMessage()
+        _ = watcher.request(#"{"class":"watch","streams":["frames"]}"#)
+        let hostile = try LineClient(path: daemon.socketPath)
+        _ = hostile.readMessage()
+        let kinds = ["{bad", "[]", "{\"class\":7}", "{\"class\":\"nope\"}", "\"just a string\"", "{\"class\":\"watch\",\"rate\":-1}"]
+        var flood = ""
+        for i in 0..<10_000 { flood += kinds[i % kinds.count] + "\n" }
+        hostile.send(flood)
+        var errors = 0
+        while errors < 10_000, let m = hostile.readMessage(timeout: 10) {
+            if m["class"] as? String == "error" { errors += 1 }
+        }
+        #expect(errors == 10_000)
+        #expect(hostile.request(#"{"class":"status"}"#)?["class"] as? String == "status", "the same connection still works")
+        var seqs: [Int] = []
+        while seqs.count < 100, let m = watcher.readMessage(timeout: 2) { if let s = m["seq"] as? Int { seqs.append(s) } }
+        #expect(seqs.count == 100 && gaps(in: seqs) <= daemonLost(daemon.socketPath))
+        daemon.stop()
+    }
+
+    @Test("a 100 MB line without a newline: one error, memory stays bounded, the connection survives")
+    func hugeLine() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        let before = resources(daemon.pid).rssKB
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+        for _ in 0..<100 { client.sendBytes(chunk) }
+        client.send("\n")
+        let error = client.next("error", timeout: 10)
+        #expect(error?["code"] as? String == "line-too-long")
+        let after = resources(daemon.pid).rssKB
+        #expect(after - before < 16 * 1024, "RSS grew by \((after - before) / 1024) MB for a 100 MB line")
+        #expect(client.request(#"{"class":"status"}"#)?["class"] as? String == "status")
+        daemon.stop()
+    }
+
+    @Test("a half-closed client is closed cleanly; a storm of 1,000 connects a second for 10 s leaves the daemon up, descriptors at baseline and a watcher's stream intact")
+    func connectionStorm() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let watcher = try LineClient(path: daemon.socketPath)
+        _ = watcher.readMessage()
+        _ = watcher.request(#"{"class":"watch","streams":["frames"]}"#)
+        usleep(200_000)
+        let baseline = resources(daemon.pid).descriptors
+
+        // Half-close: no more requests from us; the daemon ends the connection.
+        let half = try LineClient(path: daemon.socketPath)
+        _ = half.readMessage()
+        shutdown(half.fd, Int32(SHUT_WR))
+        var ended = false
+        for _ in 0..<20 where !ended { ended = half.readLine(timeout: 0.25) == nil }
+        #expect(ended, "the daemon closed the half-closed connection")
+
+        // The storm, paced at 1,000 a second, while the watcher reads.
+        var seqs: [Int] = []
+        var latencies: [Double] = []
+        var connected = 0
+        let start = Date()
+        while Date().timeIntervalSince(start) < 10 {
+            for _ in 0..<10 {
+                if let c = try? LineClient(path: daemon.socketPath) {
+                    connected += 1
+                    if connected % 3 == 0 { c.send("{\"class\":\"status\"}\n") }
+                    c.close()
+                }
+            }
+            while let m = watcher.readMessage(timeout: 0.001) {
+                if let s = m["seq"] as? Int, let t = m["t"] as? Double {
+                    seqs.append(s)
+                    latencies.append(Double(MonotonicTime.now()) / 1e9 - t)
+                }
+            }
+            let due = start.addingTimeInterval(Double(connected) / 1000)
+            if due > Date() { usleep(UInt32(due.timeIntervalSinceNow * 1e6)) }
+        }
+        #expect(connected >= 9_000, "\(connected) connections in 10 s")
+        #expect(!daemon.hasExited)
+        latencies.sort()
+        let p99 = latencies.isEmpty ? .nan : latencies[latencies.count * 99 / 100]
+        print("connection storm: \(connected) connections in 10 s; watcher got \(seqs.count) frames, p99 latency \(fixed(p99 * 1000, 2)) ms")
+        // Once the storm's connections are all closed (until then a newcomer
+        // may rightly be told too-many-clients), descriptors are back.
+        var now = resources(daemon.pid).descriptors
+        for _ in 0..<50 where now > baseline + 1 {
+            usleep(100_000)
+            now = resources(daemon.pid).descriptors
+        }
+        #expect(now <= baseline + 1, "descriptors back to baseline: \(baseline) before, \(now) after")
+        let lost = daemonLost(daemon.socketPath)
+        #expect(seqs.count > 900 && lost >= 0 && gaps(in: seqs) <= lost, "watcher gaps \(gaps(in: seqs)), daemon lost \(lost)")
+        daemon.stop()
+    }
+
+    @Test("the socket gets the configured mode and group", .enabled(if: getuid() == 0, "giving a socket to another group needs root"))
+    func socketModeAndGroup() throws {
+        let scratch = scratchDirectory()
+        try "[socket]\nmode = 0640\ngroup = nogroup\n".write(toFile: scratch + "/s.conf", atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--simulate", "rest", "--config", scratch + "/s.conf"])
+        var info = stat()
+        #expect(stat(daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o640)
+        #expect(info.st_gid == getgrnam("nogroup").pointee.gr_gid)
+        daemon.stop()
+    }
+
+    @Test("calibration written while the writer is SIGKILLed at random moments (100 tries) is always the old or the new version, and the daemon starts with it")
+    func crashSafeCalibration() throws {
+        let helper = repositoryRoot + "/.build/debug/calibration-writer"
+        try #require(FileManager.default.isExecutableFile(atPath: helper), "swift build makes \(helper)")
+        let scratch = scratchDirectory()
+        let path = scratch + "/calibration.json"
+        var generator = SeededRandom(seed: 2026)
+        var seen: Set<String> = []
+        for _ in 0..<100 {
+            let pid = try spawn(helper, [path])
+            usleep(UInt32.random(in: 200...20_000, using: &generator))
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            guard FileManager.default.fileExists(atPath: path) else { continue }  // killed before its first write
+            let calibration = try #require(try CalibrationStore(path: path).load(), "the file is never torn")
+            seen.insert(fixed(calibration.offset.x, 3))
+        }
+        #expect(seen.isSubset(of: ["0.011", "-0.044"]) && !seen.isEmpty)
+        let daemon = try DaemonProcess(["--simulate", "rest", "--calibration-file", path])
+        let client = try LineClient(path: daemon.socketPath)
+        #expect(client.readMessage()?["class"] as? String == "hello")
+        #expect(!daemon.stderr.contains("running uncalibrated"))
+        daemon.stop()
+    }
+}

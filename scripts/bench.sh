@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Benchmarks that print figures (docs/PERFORMANCE.md has the numbers and
+# what they mean). Release build. BENCH_SECONDS sets each live run's length
+# (default 60).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+echo "bench: building release" >&2
+swift build -c release --product accel-bench >&2
+swift build -c release --product acceld >&2
+bench=.build/release/accel-bench
+seconds=${BENCH_SECONDS:-60}
+
+echo "== $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)"
+$bench pipeline
+$bench replay --minutes 10
+$bench bus --seconds 10 --rate 400
+$bench bus --seconds 10 --rate 100
+
+live() {  # rate clients client-rate
+    local scratch socket pid
+    scratch=$(mktemp -d)
+    socket=$scratch/acceld.sock
+    .build/release/acceld --simulate demo --rate "$1" --socket "$socket" --calibration-file "$scratch/c.json" \
+        --config <(printf '[socket]\nmax-clients = 256\n') 2> "$scratch/log" &
+    pid=$!
+    for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
+    echo "== live: acceld at $1 Hz on the chip model, $2 clients watching everything${3:+ at $3 Hz}, ${seconds} s"
+    $bench load --socket "$socket" --clients "$2" ${3:+--rate "$3"} --seconds "$seconds" --pid "$pid"
+    kill -TERM "$pid"; wait "$pid" || true
+    rm -rf "$scratch"
+}
+live 400 16
+live 400 64 50
+live 100 16
