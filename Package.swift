@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -74,3 +75,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets for the parsers, only when ACCELD_FUZZ is set
+// (scripts/fuzz.sh): built with -sanitize=fuzzer for every module.
+if ProcessInfo.processInfo.environment["ACCELD_FUZZ"] != nil {
+    let asLibrary: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+    package.targets += [
+        .target(name: "FuzzerDriver", path: "Fuzz/driver"),
+        .executableTarget(name: "fuzz-request", dependencies: ["AccelProtocol", "FuzzerDriver"], path: "Fuzz/request", swiftSettings: asLibrary),
+        .executableTarget(name: "fuzz-trace", dependencies: ["AccelDriver", "FuzzerDriver"], path: "Fuzz/trace", swiftSettings: asLibrary),
+        .executableTarget(name: "fuzz-config", dependencies: ["AccelDaemon", "FuzzerDriver"], path: "Fuzz/config", swiftSettings: asLibrary),
+    ]
+}

@@ -9,7 +9,7 @@ source scripts/setup.sh
 echo "bench: building release" >&2
 swift build -c release --product accel-bench >&2
 swift build -c release --product acceld >&2
-bench=.build/release/accel-bench
+bench="stdbuf -oL .build/release/accel-bench"
 seconds=${BENCH_SECONDS:-60}
 
 echo "== $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)"

@@ -15,4 +15,4 @@ trap 'kill $pid 2>/dev/null; rm -rf "$scratch"' EXIT
 for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
 minutes=${SOAK_MINUTES:-30}
 echo "== soak: acceld at 400 Hz for $minutes min, 8 steady clients, 20 connecting and leaving each second"
-.build/release/accel-bench load --socket "$socket" --clients 8 --seconds $((minutes * 60)) --pid "$pid" --churn 20 --every 60
+stdbuf -oL .build/release/accel-bench load --socket "$socket" --clients 8 --seconds $((minutes * 60)) --pid "$pid" --churn 20 --every 60

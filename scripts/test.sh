@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: the kernel-in-the-loop stage (a real Linux kernel's
-# i2c-dev under QEMU), then unit and end-to-end tests on the chip model.
+# i2c-dev under QEMU), the parsers under libFuzzer, then unit and end-to-end
+# tests on the chip model.
 # Installs what it needs first. docs/TESTING.md describes the stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,9 @@ if [ "${ACCELD_SKIP_KERNEL:-}" = 1 ]; then
 else
     ./scripts/kernel-test.sh
 fi
+
+echo "== fuzzing the request, trace and configuration parsers (libFuzzer, ${FUZZ_SECONDS:-60} s each)" >&2
+./scripts/fuzz.sh
 
 echo "== swift build (the end-to-end tests run the built binaries)" >&2
 quietly '^\[[0-9]+/[0-9]+\]' swift build

@@ -1,0 +1,1 @@
+// Declarations only: the fuzzer runtime defines them.
