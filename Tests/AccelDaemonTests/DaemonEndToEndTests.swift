@@ -9,6 +9,14 @@ import Glibc
 
 let isRoot = getuid() == 0
 
+/// A client that has read hello and watches every frame.
+func watchingFrames(_ daemon: DaemonProcess) throws -> LineClient {
+    let client = try LineClient(path: daemon.socketPath)
+    _ = client.readMessage()
+    _ = client.request(#"{"class":"watch","streams":["frames"]}"#)
+    return client
+}
+
 /// Gaps a client saw in its frames' sequence numbers.
 func gaps(in seqs: [Int]) -> Int { zip(seqs.dropFirst(), seqs).map { $0 - $1 - 1 }.reduce(0, +) }
 
@@ -134,9 +142,7 @@ struct DaemonEndToEndTests {
     @Test("malformed JSON, unknown requests, a 1 MB line and random bytes get errors; the connection and other clients are unaffected")
     func hostileInput() throws {
         let daemon = try DaemonProcess(["--simulate", "rest"])
-        let watcher = try LineClient(path: daemon.socketPath)
-        _ = watcher.readMessage()
-        _ = watcher.request(#"{"class":"watch","streams":["frames"]}"#)
+        let watcher = try watchingFrames(daemon)
         let hostile = try LineClient(path: daemon.socketPath)
         _ = hostile.readMessage()
         #expect(hostile.request("{not json")?["code"] as? String == "bad-json")
@@ -171,9 +177,7 @@ struct DaemonEndToEndTests {
         setsockopt(stuck.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         _ = stuck.readMessage()
         _ = stuck.request(#"{"class":"watch","streams":["frames"]}"#)
-        let good = try LineClient(path: daemon.socketPath)
-        _ = good.readMessage()
-        _ = good.request(#"{"class":"watch","streams":["frames"]}"#)
+        let good = try watchingFrames(daemon)
         var seqs: [Int] = []
         var latencies: [Double] = []
         var goodDropped = false

@@ -22,9 +22,7 @@ struct RobustnessTests {
     @Test("10,000 malformed requests get 10,000 errors; the connection, the daemon and a watcher are unaffected")
     func malformedFlood() throws {
         let daemon = try DaemonProcess(["--simulate", "rest"])
-        let watcher = try LineClient(path: daemon.socketPath)
-        _ = watcher.readMessage()
-        _ = watcher.request(#"{"class":"watch","streams":["frames"]}"#)
+        let watcher = try watchingFrames(daemon)
         let hostile = try LineClient(path: daemon.socketPath)
         _ = hostile.readMessage()
         let kinds = ["{bad", "[]", "{\"class\":7}", "{\"class\":\"nope\"}", "\"just a string\"", "{\"class\":\"watch\",\"rate\":-1}"]
@@ -63,9 +61,7 @@ struct RobustnessTests {
     @Test("a half-closed client is closed cleanly; a storm of 1,000 connects a second for 10 s leaves the daemon up, descriptors at baseline and a watcher's stream intact")
     func connectionStorm() throws {
         let daemon = try DaemonProcess(["--simulate", "rest"])
-        let watcher = try LineClient(path: daemon.socketPath)
-        _ = watcher.readMessage()
-        _ = watcher.request(#"{"class":"watch","streams":["frames"]}"#)
+        let watcher = try watchingFrames(daemon)
         usleep(200_000)
         let baseline = resources(daemon.pid).descriptors
 
