@@ -147,7 +147,15 @@ final class Hub: @unchecked Sendable {
         status()
     }
 
-    private func status() {
+    /// systemd's STATUS= line changed; sent by `publishStatus`, at most once
+    /// a second (a connection storm would otherwise send two per client).
+    private var statusChanged = true
+
+    private func status() { statusChanged = true }
+
+    private func notifyStatus() {
+        guard statusChanged else { return }
+        statusChanged = false
         notify("STATUS=\(device.state == "ok" ? "sampling" : device.state) \(device.chip) at \(device.rate) Hz, ±\(device.range) g; \(sessions.count) client\(sessions.count == 1 ? "" : "s")")
     }
 
@@ -240,7 +248,9 @@ final class Hub: @unchecked Sendable {
         status()
     }
 
+    /// Every second: systemd's STATUS=, and `status` to the clients watching it.
     func publishStatus() {
+        notifyStatus()
         let watchers = sessions.values.filter { $0.streams.contains(.status) }
         guard !watchers.isEmpty else { return }
         sampler.queue.async { [self] in
