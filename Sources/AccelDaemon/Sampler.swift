@@ -69,8 +69,8 @@ public final class Sampler: @unchecked Sendable {
     private var lastInstant: Double?
     /// When the chip was last read, with or without data.
     private var lastPoll: UInt64 = 0
-    /// Estimated real output period (the chip's clock is ±10 % off nominal).
-    private var period: Double
+    /// The chip's real output period as measured (its clock is ±10 % off nominal), ns.
+    private var period: Double { fit.slope }
     private var emptyStreak = 0
     private var pollWasEmpty = false
     private var probeCountdown = 1
@@ -94,7 +94,6 @@ public final class Sampler: @unchecked Sendable {
         self.configuration = configuration
         self.pipeline = MotionPipeline(settings: settings)
         self.time = time
-        self.period = 1e9 / Double(configuration.rate)
         self.fit = PhaseFit(nominalPeriod: 1e9 / Double(configuration.rate))
     }
 
@@ -216,7 +215,6 @@ public final class Sampler: @unchecked Sendable {
             probeLead = nil
             instant = Double(lastPoll) + window / 2
             fit.add(seq: current, t: instant, nominalPeriod: 1e9 / Double(configuration.rate))
-            period = fit.slope
             if fit.count >= 4 { instant = fit.instant(of: current) }
         } else if fit.isUsable {
             instant = fit.instant(of: current)
@@ -264,7 +262,6 @@ public final class Sampler: @unchecked Sendable {
     /// The chip starts a new sample clock whenever it is configured.
     private func restartPhase() {
         fit.reset(nominalPeriod: 1e9 / Double(configuration.rate))
-        period = fit.slope
         probeCountdown = 1
         probing = false
         probeLead = nil
@@ -325,8 +322,8 @@ public final class Sampler: @unchecked Sendable {
         }
         failure = nil
         resynchronise = true
-        // Read in phase, 15 % of a period after a sample is due, where
-        // "the newest sample" is unambiguous (the chip ran on meanwhile).
+        // Read in phase, `margin` after a sample is due, where "the newest
+        // sample" is unambiguous (the chip ran on meanwhile).
         guard fit.isUsable else { return 0 }
         let next = fit.instant(of: UInt64(max(fit.newest(at: Double(now)) + 1, 0)))
         return UInt64(max(next + margin - Double(now), 0))
