@@ -1,3 +1,4 @@
+import AccelProtocol
 import NIOCore
 
 /// Splits a client's bytes into request lines and hands them to the hub.
@@ -70,8 +71,6 @@ final class ClientHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 }
-
-import AccelProtocol
 
 enum ProtocolErrorLine {
     static func tooLong(_ limit: Int) -> String {

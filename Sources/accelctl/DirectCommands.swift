@@ -122,10 +122,7 @@ struct SelfTestCommand: ParsableCommand {
     func run() throws {
         let time = MonotonicTime()
         let report = guarded {
-            let driver = try chip.openDriver(time: time, socket: daemon.socket)
-            try driver.configure(DeviceConfiguration(range: range, rate: 100))
-            defer { try? driver.powerDown() }
-            return try driver.selfTest()
+            try chip.withChip(time: time, socket: daemon.socket, DeviceConfiguration(range: range, rate: 100)) { try $0.selfTest() }
         }
         print(report.summary)
         if !report.passed { throw ExitCode(1) }
@@ -234,10 +231,9 @@ struct RateCommand: ParsableCommand {
         let time = MonotonicTime()
         var bar = ProgressBar("measuring")
         let report = guarded {
-            let driver = try chip.openDriver(time: time, socket: daemon.socket)
-            try driver.configure(DeviceConfiguration(range: 2, rate: rate))
-            defer { try? driver.powerDown() }
-            return try RateMeter.measure(driver, time: time, seconds: seconds) { bar.show($0) }
+            try chip.withChip(time: time, socket: daemon.socket, DeviceConfiguration(range: 2, rate: rate)) { driver in
+                try RateMeter.measure(driver, time: time, seconds: seconds) { bar.show($0) }
+            }
         }
         bar.finish()
         print("output data rate: \(fixed(report.measured, 2)) Hz (nominal \(report.nominal) Hz, \(report.deviation >= 0 ? "+" : "")\(fixed(report.deviation * 100, 1)) %, \(report.withinTolerance ? "within" : "OUTSIDE") the datasheet's ±10 %)")

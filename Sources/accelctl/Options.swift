@@ -73,6 +73,16 @@ struct ChipOptions: ParsableArguments {
     func openDriver(time: TimeSource, socket: String) throws -> Accelerometer {
         try Accelerometer(bus: try openBus(time: time, socket: socket), time: time)
     }
+
+    /// Opens the chip, configures it, runs `body`, and powers it down again
+    /// (a direct command leaves the chip as acceld would find it at start).
+    func withChip<T>(time: TimeSource, socket: String, _ configuration: DeviceConfiguration,
+                     _ body: (Accelerometer) throws -> T) throws -> T {
+        let driver = try openDriver(time: time, socket: socket)
+        try driver.configure(configuration)
+        defer { try? driver.powerDown() }
+        return try body(driver)
+    }
 }
 
 /// acceld's socket: the daemon commands talk to it, the direct ones refuse
