@@ -1,5 +1,26 @@
 # Convenience targets; each is one script under scripts/.
-.PHONY: demo test bench soak kernel-test
+# Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
+.PHONY: all build install uninstall deb demo test bench soak kernel-test boot-test
+
+PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
+export PREFIX SYSCONFDIR DESTDIR
+
+all: build
+
+# Release binaries with the Swift runtime linked in (.build-static/release).
+build:
+	./scripts/build-release.sh
+
+install:
+	./scripts/install.sh install
+
+uninstall:
+	./scripts/install.sh uninstall
+
+# A Debian package for this machine's architecture, in .build-deb/.
+deb: build
+	./scripts/package-deb.sh
 
 demo:
 	./scripts/demo.sh
@@ -17,3 +38,7 @@ soak:
 
 kernel-test:
 	./scripts/kernel-test.sh
+
+# The Debian package installed and run under a real systemd (QEMU).
+boot-test:
+	./scripts/boot-test.sh

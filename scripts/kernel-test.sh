@@ -9,36 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh qemu-system-x86 busybox-static i2c-tools cpio kmod xz-utils
 
-cache=.build-kernel
-mkdir -p "$cache"
-
-# The kernel: the package linux-image-amd64 points at, unpacked, not installed.
-if [ ! -s "$cache/vmlinux" ]; then
-    package=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
-    if [ -z "$package" ]; then
-        echo "kernel-test: updating the package lists to find linux-image-amd64" >&2
-        $as_root apt-get update -qq
-        package=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/ { print $2; exit }')
-    fi
-    echo "kernel-test: downloading $package (not installing it)" >&2
-    rm -rf "$cache/deb" "$cache/root" && mkdir -p "$cache/deb"
-    (cd "$cache/deb" && apt-get download "$package" 2>/dev/null)
-    dpkg-deb -x "$cache"/deb/*.deb "$cache/root"
-    # The bzImage wraps an xz-compressed ELF that boots directly (PVH):
-    # faster than the real-mode bzImage path under emulation.
-    image=$(ls "$cache"/root/boot/vmlinuz-*)
-    offset=$(LC_ALL=C grep -obUaP '\xFD7zXZ\x00' "$image" | head -1 | cut -d: -f1)
-    tail -c +$((offset + 1)) "$image" | xz -dc > "$cache/vmlinux" 2>/dev/null || true
-    head -c 4 "$cache/vmlinux" | grep -q ELF || { echo "kernel-test: could not extract the kernel from $image" >&2; exit 1; }
-fi
-modules=$(ls -d "$cache"/root/lib/modules/*)
+source scripts/kernel/fetch-kernel.sh  # sets $cache, $cache/vmlinux and $modules
 
 echo "kernel-test: building acceld and accelctl (release, static Swift runtime)" >&2
-for product in acceld accelctl; do
-    swift build -c release --static-swift-stdlib --scratch-path .build-static --product "$product" 2>&1 \
-        | grep -E "error|warning: |Build complete" >&2 || true
-    [ -x ".build-static/release/$product" ] || { echo "kernel-test: building $product failed" >&2; exit 1; }
-done
+./scripts/build-release.sh
 
 # The initramfs: busybox, our binaries and i2c-tools with the libraries
 # ldd names, the five modules, and an init that runs the checks.
@@ -56,7 +30,7 @@ done
 for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c; do
     cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
 done
-cp scripts/kernel/guest-checks.sh "$root/guest-checks.sh"
+cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh "$root/"
 cat > "$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds acceld and accelctl for installing: release, with the Swift runtime
+# linked in statically, so a board needs no Swift toolchain (only libc,
+# libstdc++ and libi2c). Prints only errors, warnings (not the
+# static Foundation's own mktemp warning) and "Build ... complete".
+# Output: .build-static/release/{acceld,accelctl}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+for product in acceld accelctl; do
+    set +e
+    swift build -c release --static-swift-stdlib --scratch-path .build-static --product "$product" 2>&1 \
+        | grep -E "error|warning: |complete" | grep -v "use of .mktemp" >&2
+    status=${PIPESTATUS[0]}
+    set -e
+    [ "$status" -eq 0 ] || { echo "build-release: building $product failed (exit $status)" >&2; exit 1; }
+done

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# make deb: a Debian package of acceld for this machine's architecture,
+# from the binaries `make` built and the same file list as make install
+# (PREFIX=/usr, binaries stripped), with the maintainer scripts in
+# packaging/debian/. Prints the package's path. Install it with
+# `apt install ./acceld_VERSION_ARCH.deb` (docs/INSTALL.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh binutils
+
+version=$(sed -n 's/^public let acceldVersion = "\(.*\)"$/\1/p' Sources/AccelDaemon/Hub.swift)
+arch=$(dpkg --print-architecture)
+[ -n "$version" ] || { echo "package-deb: no acceldVersion in Sources/AccelDaemon/Hub.swift" >&2; exit 1; }
+stage=.build-deb/acceld_${version}_${arch}
+rm -rf "$stage"
+DESTDIR=$stage PREFIX=/usr SYSCONFDIR=/etc STRIP=1 ./scripts/install.sh install 2>/dev/null
+
+# The newest glibc symbol version the binaries use is the libc6 they need.
+glibc=$(objdump -T "$stage"/usr/bin/* | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+install -d "$stage/DEBIAN"
+cat > "$stage/DEBIAN/control" <<CONTROL
+Package: acceld
+Version: $version
+Architecture: $arch
+Maintainer: acceld maintainers <maintainers@users.noreply.a-seed-901178f9.example>
+Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6, libi2c0, systemd, init-system-helpers, udev, kmod
+Recommends: i2c-tools
+Section: misc
+Priority: optional
+Description: accelerometer daemon for LIS302DL-class chips on I2C
+ acceld owns a LIS302DL-class 3-axis accelerometer on an I2C bus and serves
+ it over a Unix socket to any number of clients: filtered samples, gravity
+ and user acceleration, attitude, and shake, orientation, free-fall and
+ movement events. accelctl probes, dumps, self-tests and calibrates the
+ chip and shows it live. Runs as a socket-activated systemd service under
+ its own user; the Swift runtime is linked in.
+CONTROL
+echo /etc/acceld/acceld.conf > "$stage/DEBIAN/conffiles"
+install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$stage/DEBIAN/"
+
+# gzip: quick to build and to unpack on a small board (xz would save a
+# third of the size and take minutes here).
+dpkg-deb --root-owner-group -Zgzip --build "$stage" ".build-deb/" >/dev/null
+package=.build-deb/acceld_${version}_${arch}.deb
+echo "package-deb: built $package ($(( $(stat -c %s "$package") / 1048576 )) MB; needs libc6 >= $glibc)" >&2
+echo "$package"
