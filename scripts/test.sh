@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: the kernel-in-the-loop stage (a real Linux kernel's
-# i2c-dev under QEMU), the parsers under libFuzzer, then unit and end-to-end
+# i2c-dev under QEMU), the boot test (the Debian package under a real
+# systemd, QEMU), the parsers under libFuzzer, then unit and end-to-end
 # tests on the chip model.
 # Installs what it needs first. docs/TESTING.md describes the stages.
 set -euo pipefail
@@ -25,6 +26,13 @@ if [ "${ACCELD_SKIP_KERNEL:-}" = 1 ]; then
     echo "test.sh: ACCELD_SKIP_KERNEL=1: the kernel stage is skipped (CI never sets it)" >&2
 else
     ./scripts/kernel-test.sh
+fi
+
+echo "== boot test: the Debian package under a real systemd (debootstrap, QEMU)" >&2
+if [ "${ACCELD_SKIP_BOOT:-}" = 1 ]; then
+    echo "test.sh: ACCELD_SKIP_BOOT=1: the boot test is skipped (CI never sets it)" >&2
+else
+    ./scripts/boot-test.sh
 fi
 
 echo "== fuzzing the request, trace and configuration parsers (libFuzzer, ${FUZZ_SECONDS:-60} s each)" >&2
