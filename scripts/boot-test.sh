@@ -4,18 +4,27 @@
 # .build-boot/ per release and package list), boots it under QEMU with the
 # Debian kernel of the kernel-in-the-loop stage, and runs
 # scripts/boot/boot-checks.sh as a oneshot unit that powers the guest off.
-# Installs what it needs from Debian's packages; needs root (debootstrap,
-# device nodes). Fails if a check fails or the guest never reports.
+# Installs what it needs from Debian's packages; builds as the caller and
+# does the rest as root (through sudo). Fails if a check fails or the guest
+# never reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh qemu-system-x86 busybox-static cpio kmod xz-utils debootstrap e2fsprogs binutils
-[ "$(id -u)" -eq 0 ] || { echo "boot-test: debootstrap and mknod need root: run it with sudo" >&2; exit 1; }
 started=$(date +%s)
+
+# Build as the caller; debootstrap, mknod and reading the tree need root.
+package=${ACCELD_BOOT_PACKAGE:-}
+if [ -z "$package" ]; then
+    ./scripts/build-release.sh
+    package=$(./scripts/package-deb.sh)
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "boot-test: debootstrap and mkfs need root: going on through sudo" >&2
+    exec sudo env PATH="$PATH" ACCELD_BOOT_PACKAGE="$package" "$0"
+fi
 
 source scripts/kernel/fetch-kernel.sh  # sets $cache, $cache/vmlinux and $modules
 version=$(basename "$modules")
-./scripts/build-release.sh
-package=$(./scripts/package-deb.sh)
 
 boot=.build-boot
 mkdir -p "$boot"
