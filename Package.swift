@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "AccelDaemon", "AccelDriver", "AccelMotion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks/accel-bench"
         ),

@@ -31,6 +31,12 @@ live() {  # rate clients client-rate
     kill -TERM "$pid"; wait "$pid" || true
     rm -rf "$scratch"
 }
+# The floor under the live figures: the design's timing and 16 plain
+# writes a tick, with no chip, pipeline or JSON; and a plain thread instead
+# of the DispatchSourceTimer, for comparison.
+$bench floor --seconds 30
+$bench floor --seconds 30 --clients 16
+$bench floor --seconds 30 --clients 16 --thread
 live 400 16
 live 400 64 50
 live 100 16

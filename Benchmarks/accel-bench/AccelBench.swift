@@ -14,7 +14,7 @@ struct AccelBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accel-bench",
         abstract: "Measure acceld's pipeline, replay, bus efficiency and behaviour under client load.",
-        subcommands: [Pipeline.self, ReplaySpeed.self, Bus.self, Load.self]
+        subcommands: [Pipeline.self, ReplaySpeed.self, Bus.self, Load.self, Floor.self]
     )
 }
 
