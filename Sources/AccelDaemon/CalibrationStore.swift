@@ -1,6 +1,8 @@
 import AccelDriver
 import AccelProtocol
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The calibration on disk, as one small JSON object. Written atomically:
 /// a temporary file in the same directory, fsync, rename over the old one,
@@ -19,11 +21,11 @@ public struct CalibrationStore: Sendable {
 
     /// The saved calibration; nil if there is none yet.
     public func load() throws -> Calibration? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(path: path, reason: "cannot be read") }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let offset = object["offset"] as? [Double], offset.count == 3,
-              let scale = object["scale"] as? [Double], scale.count == 3
+        guard access(path, F_OK) == 0 else { return nil }
+        guard let text = readTextFile(path) else { throw LoadError(path: path, reason: "cannot be read") }
+        guard let object = (try? JSONValue(parsing: Array(text.utf8)))?.object,
+              let offset = object["offset"]?.numbers(count: 3),
+              let scale = object["scale"]?.numbers(count: 3)
         else { throw LoadError(path: path, reason: "is not a calibration (expected {\"offset\":[x,y,z],\"scale\":[x,y,z]})") }
         return Calibration(offset: Vector3(offset[0], offset[1], offset[2]), scale: Vector3(scale[0], scale[1], scale[2]))
     }
@@ -46,7 +48,7 @@ public struct FileWriteError: Error, CustomStringConvertible {
 /// Replaces `path` with `text` so that readers see the old or the new
 /// content, whatever happens in between.
 public func writeAtomically(_ text: String, to path: String) throws {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
     let temporary = path + ".tmp.\(getpid())"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw FileWriteError(path: temporary, step: "create", code: errno) }

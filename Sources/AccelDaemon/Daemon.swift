@@ -34,7 +34,7 @@ public final class Daemon: @unchecked Sendable {
     private let logger = Logger(label: "acceld")
     private let environment: [String: String]
     private let notifier: SystemdNotifier
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private let group: MultiThreadedEventLoopGroup
     private var sampler: Sampler!
     private var hub: Hub!
     private var serverChannel: Channel?
@@ -46,6 +46,22 @@ public final class Daemon: @unchecked Sendable {
         self.options = options
         self.environment = environment
         self.notifier = SystemdNotifier(environment: environment)
+        // Before any thread exists, so every thread inherits it.
+        Daemon.blockHandledSignals()
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    }
+
+    static let handledSignals = [SIGTERM, SIGINT, SIGHUP]
+
+    /// SIGTERM, SIGINT and SIGHUP reach the daemon only through its dispatch
+    /// signal sources (a signalfd): blocked in every thread, they stay
+    /// pending until read there. Left unblocked in some thread, an ignored
+    /// signal would simply be discarded by the kernel.
+    static func blockHandledSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in handledSignals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Starts everything and never returns: SIGTERM or SIGINT end the process.
@@ -210,7 +226,7 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private func installSignalHandlers() {
-        for (number, action) in [(SIGTERM, shutdown), (SIGINT, shutdown), (SIGHUP, reload)] as [(Int32, () -> Void)] {
+        for (number, action) in zip(Daemon.handledSignals, [shutdown, shutdown, reload]) {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler(handler: action)

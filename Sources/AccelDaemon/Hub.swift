@@ -1,7 +1,9 @@
 import AccelDriver
 import AccelMotion
 import AccelProtocol
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NIOCore
 

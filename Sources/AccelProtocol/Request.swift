@@ -1,5 +1,4 @@
 import AccelDriver
-import Foundation
 
 /// A stream a client can watch.
 public enum StreamName: String, Sendable, CaseIterable {
@@ -82,16 +81,16 @@ public struct ProtocolError: Error, Equatable, Sendable {
 extension Request {
     /// Parses one request line (UTF-8 JSON object with a `class`).
     public init(parsing line: some Collection<UInt8>) throws(ProtocolError) {
-        let object: Any
+        let object: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
+            object = try JSONValue(parsing: line)
         } catch {
             throw ProtocolError("bad-json", "the request is not valid JSON; send one JSON object per line, e.g. {\"class\":\"watch\",\"streams\":[\"frames\"]}")
         }
-        guard let fields = object as? [String: Any] else {
+        guard let fields = object.object else {
             throw ProtocolError("not-an-object", "a request is a JSON object with a \"class\", e.g. {\"class\":\"status\"}")
         }
-        guard let name = fields["class"] as? String else {
+        guard let name = fields["class"]?.string else {
             throw ProtocolError("no-class", "the request has no \"class\" string; known classes: \(Request.classNames.joined(separator: ", "))")
         }
         let reader = FieldReader(fields: fields, request: name)
@@ -120,13 +119,14 @@ extension Request {
             let rate = try reader.number("rate", within: 1...10_000).map { Int($0) }
             var tunables: [String: String] = [:]
             if let raw = fields["tunables"] {
-                guard let object = raw as? [String: Any] else {
+                guard let object = raw.object else {
                     throw reader.error("\"tunables\" must be an object such as {\"shake.threshold\":1.5}")
                 }
                 for (key, value) in object {
                     switch value {
-                    case let number as NSNumber where !(value is Bool): tunables[key] = number.stringValue
-                    case let text as String: tunables[key] = text
+                    // As written in a configuration file: 2, not 2.0.
+                    case .number(let number): tunables[key] = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+                    case .string(let text): tunables[key] = text
                     default: throw reader.error("tunable \"\(key)\" must be a number or a string")
                     }
                 }
@@ -136,7 +136,7 @@ extension Request {
             }
             self = .configure(range: range, rate: rate, tunables: tunables)
         case "calibrate":
-            if fields["reset"] as? Bool == true {
+            if fields["reset"]?.bool == true {
                 self = .calibrateReset
             } else if fields["offset"] != nil || fields["scale"] != nil {
                 let offset = try reader.vector("offset") ?? .zero
@@ -149,7 +149,7 @@ extension Request {
             } else {
                 self = .calibrateFlat(seconds: try reader.number("seconds", within: 0.1...60) ?? 2)
             }
-        case "zero": self = .zero(reset: fields["reset"] as? Bool ?? false)
+        case "zero": self = .zero(reset: fields["reset"]?.bool ?? false)
         case "selftest": self = .selftest
         default:
             throw ProtocolError("unknown-class", "unknown request class \"\(name)\"; known classes: \(Request.classNames.joined(separator: ", "))", request: name)
@@ -159,14 +159,14 @@ extension Request {
 
 /// Typed access to a request's fields, with errors that name the field.
 private struct FieldReader {
-    let fields: [String: Any]
+    let fields: [String: JSONValue]
     let request: String
 
     func error(_ message: String) -> ProtocolError { ProtocolError("bad-field", message, request: request) }
 
     func number(_ key: String, within allowed: ClosedRange<Double>) throws(ProtocolError) -> Double? {
         guard let raw = fields[key] else { return nil }
-        guard let value = raw as? Double ?? (raw as? Int).map(Double.init), !(raw is Bool) else {
+        guard let value = raw.number else {
             throw error("\"\(key)\" must be a number")
         }
         guard allowed.contains(value) else { throw error("\"\(key)\" must lie between \(allowed.lowerBound) and \(allowed.upperBound)") }
@@ -175,8 +175,10 @@ private struct FieldReader {
 
     func strings(_ key: String) throws(ProtocolError) -> [String]? {
         guard let raw = fields[key] else { return nil }
-        guard let values = raw as? [String] else { throw error("\"\(key)\" must be an array of strings") }
-        return values
+        guard let values = raw.array, case let strings = values.compactMap(\.string), strings.count == values.count else {
+            throw error("\"\(key)\" must be an array of strings")
+        }
+        return strings
     }
 
     func streams() throws(ProtocolError) -> Set<StreamName>? {
@@ -196,9 +198,7 @@ private struct FieldReader {
 
     func vector(_ key: String) throws(ProtocolError) -> Vector3? {
         guard let raw = fields[key] else { return nil }
-        guard let values = raw as? [Any], values.count == 3,
-              let numbers = Optional(values.compactMap { $0 as? Double ?? ($0 as? Int).map(Double.init) }), numbers.count == 3
-        else { throw error("\"\(key)\" must be an array of three numbers [x, y, z]") }
+        guard let numbers = raw.numbers(count: 3) else { throw error("\"\(key)\" must be an array of three numbers [x, y, z]") }
         return Vector3(numbers[0], numbers[1], numbers[2])
     }
 }
