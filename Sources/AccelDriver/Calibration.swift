@@ -95,7 +95,8 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Substring {
-    func trimmingCharacters() -> String {
+    /// Without spaces and tabs at either end (Foundation-free).
+    public func trimmingCharacters() -> String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

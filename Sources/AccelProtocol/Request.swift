@@ -125,7 +125,7 @@ extension Request {
                 for (key, value) in object {
                     switch value {
                     // As written in a configuration file: 2, not 2.0.
-                    case .number(let number): tunables[key] = number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+                    case .number: tunables[key] = value.description
                     case .string(let text): tunables[key] = text
                     default: throw reader.error("tunable \"\(key)\" must be a number or a string")
                     }

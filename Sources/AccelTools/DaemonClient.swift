@@ -1,5 +1,5 @@
+import AccelDriver
 import AccelProtocol
-import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +47,7 @@ public final class DaemonClient {
 
     private let fd: Int32
     private var buffer: [UInt8] = []
-    public private(set) var hello: [String: Any] = [:]
+    public private(set) var hello: JSONObject = [:]
 
     public init(path: String = DaemonClient.defaultSocket) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -68,10 +68,10 @@ public final class DaemonClient {
             default: throw ClientError.refused(path)
             }
         }
-        guard let greeting = try readMessage(timeout: 5), greeting["class"] as? String == "hello" else {
+        guard let greeting = try readMessage(timeout: 5), greeting["class"]?.string == "hello" else {
             throw ClientError.incompatible("\(path) did not greet with hello: is it acceld?")
         }
-        if let version = greeting["protocol"] as? Int, version != protocolVersion {
+        if let version = greeting["protocol"]?.int, version != protocolVersion {
             throw ClientError.incompatible("acceld \(greeting["version"] ?? "?") speaks protocol \(version)")
         }
         hello = greeting
@@ -79,7 +79,7 @@ public final class DaemonClient {
 
     deinit { close(fd) }
 
-    public var device: [String: Any] { hello["device"] as? [String: Any] ?? [:] }
+    public var device: JSONObject { hello["device"]?.object ?? [:] }
 
     public func send(_ json: String) {
         let bytes = Array((json + "\n").utf8)
@@ -93,7 +93,7 @@ public final class DaemonClient {
 
     /// The next raw line; nil on timeout. Throws when the daemon hangs up.
     public func readLine(timeout: Double?) throws -> String? {
-        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        let deadline = timeout.map { MonotonicTime.now() + UInt64($0 * 1e9) }
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -102,12 +102,12 @@ public final class DaemonClient {
             }
             // Poll at least once, even with no time left, so a zero timeout
             // still collects what has arrived.
-            let wait = deadline.map { Int32(max($0.timeIntervalSinceNow, 0) * 1000) } ?? -1
+            let wait = deadline.map { Int32(($0 - min($0, MonotonicTime.now())) / 1_000_000) } ?? -1
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, wait)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else {
-                if let deadline, deadline.timeIntervalSinceNow <= 0 { return nil }
+                if let deadline, MonotonicTime.now() >= deadline { return nil }
                 continue
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -117,21 +117,21 @@ public final class DaemonClient {
         }
     }
 
-    public func readMessage(timeout: Double?) throws -> [String: Any]? {
+    public func readMessage(timeout: Double?) throws -> JSONObject? {
         guard let line = try readLine(timeout: timeout) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? ["class": "unparsable", "line": line]
+        return (try? JSONValue(parsing: Array(line.utf8)))?.object ?? ["class": "unparsable", "line": .string(line)]
     }
 
     /// Sends a request and returns its reply (stream messages are skipped).
     /// An `error` reply is thrown.
-    public func request(_ json: String, timeout: Double = 10) throws -> [String: Any] {
+    public func request(_ json: String, timeout: Double = 10) throws -> JSONObject {
         send(json)
         let streams: Set<String> = ["frame", "orientation", "shake", "freefall", "movement", "dropped", "status"]
-        let deadline = Date().addingTimeInterval(timeout)
-        while let message = try readMessage(timeout: max(deadline.timeIntervalSinceNow, 0)) {
-            let name = message["class"] as? String ?? ""
+        let deadline = MonotonicTime.now() + UInt64(timeout * 1e9)
+        while let message = try readMessage(timeout: Double(deadline - min(deadline, MonotonicTime.now())) / 1e9) {
+            let name = message["class"]?.string ?? ""
             if name == "error" {
-                throw ClientError.refusedRequest(code: message["code"] as? String ?? "?", message: message["message"] as? String ?? "")
+                throw ClientError.refusedRequest(code: message["code"]?.string ?? "?", message: message["message"]?.string ?? "")
             }
             if name == "status" && json.contains("\"status\"") { return message }
             if !streams.contains(name) { return message }

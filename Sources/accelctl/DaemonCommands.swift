@@ -7,21 +7,20 @@ import AccelMotion
 import AccelProtocol
 import AccelTools
 import ArgumentParser
-import Foundation
 
 /// One line a person can read for a daemon message.
-func describe(_ m: [String: Any]) -> String {
-    func n(_ key: String, _ decimals: Int) -> String { fixed(m[key] as? Double ?? Double(m[key] as? Int ?? 0), decimals) }
+func describe(_ m: JSONObject) -> String {
+    func n(_ key: String, _ decimals: Int) -> String { fixed(m[key]?.number ?? 0, decimals) }
     let t = "t=\(n("t", 3))"
-    switch m["class"] as? String ?? "" {
+    switch m["class"]?.string ?? "" {
     case "orientation": return "\(t) orientation \(m["orientation"] ?? "?") (was \(m["previous"] ?? "?"))"
     case "shake": return "\(t) shake for \(n("duration", 2)) s, peak \(n("peak", 2)) g"
     case "freefall":
-        return m["phase"] as? String == "start" ? "\(t) free fall" : "\(t) free fall over: \(n("duration", 2)) s, about \(n("height", 2)) m"
+        return m["phase"]?.string == "start" ? "\(t) free fall" : "\(t) free fall over: \(n("duration", 2)) s, about \(n("height", 2)) m"
     case "movement": return "\(t) movement \(m["direction"] ?? "?"), \(n("duration", 2)) s, peak \(n("peak", 2)) g"
-    case "device": return "device \(m["event"] ?? m["state"] ?? ""): \(m["message"] ?? "\(m["chip"] ?? "") at \(m["location"] ?? "")")"
+    case "device": return "device \(m["event"] ?? m["state"] ?? ""): \(m["message"]?.description ?? "\(m["chip"] ?? "") at \(m["location"] ?? "")")"
     case "frame":
-        let acc = (m["acc"] as? [Double]).map { "x \(fixed($0[0], 3)) y \(fixed($0[1], 3)) z \(fixed($0[2], 3)) g" } ?? ""
+        let acc = m["acc"]?.numbers(count: 3).map { "x \(fixed($0[0], 3)) y \(fixed($0[1], 3)) z \(fixed($0[2], 3)) g" } ?? ""
         let attitude = m["pitch"] != nil ? " pitch \(n("pitch", 1))° roll \(n("roll", 1))°" : ""
         return "\(t) #\(m["seq"] ?? "") \(acc)\(attitude)"
     case "dropped": return "(\(m["count"] ?? 0) messages dropped: this client read too slowly)"
@@ -31,12 +30,12 @@ func describe(_ m: [String: Any]) -> String {
     }
 }
 
-func statusText(_ m: [String: Any]) -> String {
-    let d = m["device"] as? [String: Any] ?? [:]
-    let c = m["counters"] as? [String: Int] ?? [:]
-    let uptime = Int(m["uptime"] as? Double ?? 0)
+func statusText(_ m: JSONObject) -> String {
+    let d = m["device"]?.object ?? [:]
+    let c = m["counters"]?.object ?? [:]
+    let uptime = Int(m["uptime"]?.number ?? 0)
     return """
-        device: \(d["chip"] ?? "?") at \(d["location"] ?? "?"), ±\(d["range"] ?? "?") g, \(d["rate"] ?? "?") Hz, \(d["state"] ?? "?")\((d["message"] as? String).map { " (\($0))" } ?? "")
+        device: \(d["chip"] ?? "?") at \(d["location"] ?? "?"), ±\(d["range"] ?? "?") g, \(d["rate"] ?? "?") Hz, \(d["state"] ?? "?")\(d["message"]?.string.map { " (\($0))" } ?? "")
         up \(uptime / 3600) h \(uptime / 60 % 60) min \(uptime % 60) s, serving \(m["clients"] ?? 0) client(s)
         samples published \(c["published"] ?? 0), lost \(c["lost"] ?? 0) (overruns \(c["overruns"] ?? 0)), empty reads \(c["emptyReads"] ?? 0)
         bus errors \(c["busErrors"] ?? 0), recoveries \(c["recoveries"] ?? 0), reconfigurations \(c["reconfigurations"] ?? 0)
@@ -84,14 +83,15 @@ struct EventsCommand: ParsableCommand {
         let rateField = rate.map { ",\"rate\":\($0)" } ?? ""
         _ = guarded { try client.request("{\"class\":\"watch\",\"streams\":[\(names)]\(rateField)}") }
         var printed = 0
-        let deadline = seconds.map { Date().addingTimeInterval($0) }
+        let deadline = seconds.map { MonotonicTime.now() + UInt64($0 * 1e9) }
         while count.map({ printed < $0 }) ?? true {
-            if let deadline, Date() >= deadline { break }
-            guard let line = guarded({ try client.readLine(timeout: deadline.map { max($0.timeIntervalSinceNow, 0) } ?? 1) }) else { continue }
+            let now = MonotonicTime.now()
+            if let deadline, now >= deadline { break }
+            guard let line = guarded({ try client.readLine(timeout: deadline.map { Double($0 - now) / 1e9 } ?? 1) }) else { continue }
             // Straight to fd 1, a line at a time, so pipes get each message at once.
             if json {
                 writeLine(line)
-            } else if let m = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] {
+            } else if let m = (try? JSONValue(parsing: Array(line.utf8)))?.object {
                 writeLine(describe(m))
             }
             printed += 1
@@ -115,8 +115,7 @@ struct StatusCommand: ParsableCommand {
         let client = guarded { try daemon.connect() }
         let status = guarded { try client.request(#"{"class":"status"}"#) }
         if json {
-            let data = try JSONSerialization.data(withJSONObject: status, options: [.sortedKeys])
-            print(String(decoding: data, as: UTF8.self))
+            print(JSONValue.object(status).jsonText)
             return
         }
         print("acceld \(client.hello["version"] ?? "?"), protocol \(client.hello["protocol"] ?? "?")")
@@ -162,10 +161,10 @@ struct ConfigureCommand: ParsableCommand {
         guard fields.count > 1 else { throw ValidationError("say what to change: --range, --rate or --set section.key=value") }
         let client = guarded { try daemon.connect() }
         let reply = guarded { try client.request("{" + fields.joined(separator: ",") + "}") }
-        if reply["class"] as? String == "device" {
+        if reply["class"]?.string == "device" {
             print("acceld now runs the chip at ±\(reply["range"] ?? "?") g, \(reply["rate"] ?? "?") Hz")
         } else {
-            print("acceld applied: " + ((reply["tunables"] as? [String: Any])?.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ", ") ?? ""))
+            print("acceld applied: " + (reply["tunables"]?.object?.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ", ") ?? ""))
         }
     }
 }
@@ -192,10 +191,10 @@ struct ZeroCommand: ParsableCommand {
         print("reference: pitch \(reply["pitch"] ?? 0)°, roll \(reply["roll"] ?? 0)°")
         guard seconds > 0 else { return }
         _ = guarded { try client.request(#"{"class":"watch","streams":["frames"],"rate":5,"fields":["attitude"]}"#) }
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            guard let m = guarded({ try client.readMessage(timeout: max(end.timeIntervalSinceNow, 0)) }) else { continue }
-            if m["class"] as? String == "frame" { print("pitch \(m["pitch"] ?? 0)°  roll \(m["roll"] ?? 0)°") }
+        let end = MonotonicTime.now() + UInt64(seconds * 1e9)
+        while case let now = MonotonicTime.now(), now < end {
+            guard let m = guarded({ try client.readMessage(timeout: Double(end - now) / 1e9) }) else { continue }
+            if m["class"]?.string == "frame" { print("pitch \(m["pitch"] ?? 0)°  roll \(m["roll"] ?? 0)°") }
         }
     }
 }
@@ -248,8 +247,8 @@ struct RecordCommand: ParsableCommand {
             _ = guarded { try client.request(#"{"class":"watch","streams":["frames"],"fields":["acc"]}"#) }
             var first: Double?
             while true {
-                guard let m = guarded({ try client.readMessage(timeout: 2) }), m["class"] as? String == "frame",
-                      let t = m["t"] as? Double, let acc = m["acc"] as? [Double] else { continue }
+                guard let m = guarded({ try client.readMessage(timeout: 2) }), m["class"]?.string == "frame",
+                      let t = m["t"]?.number, let acc = m["acc"]?.numbers(count: 3) else { continue }
                 let start = first ?? t
                 first = start
                 if t - start > seconds { break }

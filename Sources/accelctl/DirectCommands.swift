@@ -87,7 +87,7 @@ struct DumpCommand: ParsableCommand {
         let bus = guarded { try chip.openBus(time: MonotonicTime(), socket: daemon.socket) }
         print("registers of the chip at \(bus.location)")
         for register in RegisterMap.lis302dl {
-            let name = register.name.padding(toLength: 18, withPad: " ", startingAt: 0)
+            let name = register.name + String(repeating: " ", count: max(18 - register.name.count, 0))
             if register.readHasSideEffect {
                 print("\(hex(register.address))  \(name)  --    not read: reading it clears a latch or resets a filter")
                 continue

@@ -123,7 +123,7 @@ enum ToolError: Error, CustomStringConvertible {
 extension Axis: ExpressibleByArgument {}
 
 func parseVector(_ text: String) -> Vector3? {
-    let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    let parts = text.split(separator: ",").compactMap { Double($0.trimmingCharacters()) }
     return parts.count == 3 ? Vector3(parts[0], parts[1], parts[2]) : nil
 }
 

@@ -4,9 +4,9 @@ import Glibc
 import AccelDaemon
 import AccelDriver
 import AccelMotion
+import AccelProtocol
 import AccelTools
 import ArgumentParser
-import Foundation
 
 struct WatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,7 +44,7 @@ struct WatchCommand: ParsableCommand {
                     seq += 1
                     state.apply(frame, orientation: pipeline.orientation.rawValue)
                     for event in events {
-                        if let m = try? JSONSerialization.jsonObject(with: Data(event.json.utf8)) as? [String: Any] { state.events.append(describe(m)) }
+                        if let m = (try? JSONValue(parsing: Array(event.json.utf8)))?.object { state.events.append(describe(m)) }
                     }
                     events.removeAll()
                     time.sleep(nanoseconds: driver.outputPeriodNanoseconds / 2)
@@ -54,28 +54,28 @@ struct WatchCommand: ParsableCommand {
             let client = guarded { try daemon.connect() }
             let device = client.device
             state.title = "\(device["chip"] ?? "?") at \(device["location"] ?? "?") · ±\(device["range"] ?? "?") g · \(device["rate"] ?? "?") Hz"
-            state.range = device["range"] as? Int ?? 2
+            state.range = device["range"]?.int ?? 2
             let ack = guarded { try client.request(#"{"class":"watch","streams":["frames","events","device"],"rate":25}"#) }
-            state.orientation = ack["orientation"] as? String ?? "unknown"
+            state.orientation = ack["orientation"]?.string ?? "unknown"
             source = {
                 while let m = try client.readMessage(timeout: 0) {
-                    switch m["class"] as? String {
+                    switch m["class"]?.string {
                     case "frame":
                         func v(_ key: String) -> Vector3 {
-                            let a = m[key] as? [Double] ?? [0, 0, 0]
+                            let a = m[key]?.numbers(count: 3) ?? [0, 0, 0]
                             return Vector3(a[0], a[1], a[2])
                         }
                         state.acceleration = v("acc")
                         state.gravity = v("gravity")
                         state.user = v("user")
-                        state.pitch = m["pitch"] as? Double ?? 0
-                        state.roll = m["roll"] as? Double ?? 0
-                        state.seq = m["seq"] as? Int ?? 0
+                        state.pitch = m["pitch"]?.number ?? 0
+                        state.roll = m["roll"]?.number ?? 0
+                        state.seq = m["seq"]?.int ?? 0
                     case "orientation":
-                        state.orientation = m["orientation"] as? String ?? "unknown"
+                        state.orientation = m["orientation"]?.string ?? "unknown"
                         state.events.append(describe(m))
                     case "goodbye":
-                        throw DaemonClient.ClientError.disconnected(m["reason"] as? String ?? "goodbye")
+                        throw DaemonClient.ClientError.disconnected(m["reason"]?.string ?? "goodbye")
                     default:
                         state.events.append(describe(m))
                     }
