@@ -9,11 +9,11 @@ public final class Accelerometer {
     public let profile: ChipProfile
     public private(set) var configuration: DeviceConfiguration?
     /// Applied first, in the chip's axes.
-    public var calibration: Calibration
+    @exclusivity(unchecked) public var calibration: Calibration
     /// Applied after calibration: chip axes to board axes.
-    public var mountMatrix: MountMatrix
+    @exclusivity(unchecked) public var mountMatrix: MountMatrix
     private let time: TimeSource
-    private var burst: [UInt8]
+    @exclusivity(unchecked) private var burst: [UInt8]
 
     /// Reads WHO_AM_I and finds the matching profile.
     public static func identify(_ bus: RegisterBus, profiles: [ChipProfile] = ChipProfile.supported) throws -> ChipProfile {
