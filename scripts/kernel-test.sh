@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh qemu-system-x86 busybox-static i2c-tools cpio kmod xz-utils
 
-source scripts/kernel/fetch-kernel.sh  # sets $cache, $cache/vmlinux and $modules
+source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
 
 echo "kernel-test: building acceld and accelctl (release, static Swift runtime)" >&2
 ./scripts/build-release.sh
@@ -56,11 +56,4 @@ timeout 600 qemu-system-x86_64 -accel tcg -cpu max -m "$memory" -nographic -no-r
 echo "kernel-test: the guest ran for $(( $(date +%s) - started )) s" >&2
 
 sed -n '/GUEST-START/,/GUEST-END/p' "$log" | tr -d '\r'
-summary=$(tr -d '\r' < "$log" | grep -E '^KERNEL-CHECKS: [0-9]+ passed, [0-9]+ failed$' || true)
-if [ -z "$summary" ]; then
-    echo "kernel-test: the guest never reported; its console:" >&2
-    tail -40 "$log" >&2
-    exit 1
-fi
-failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed/\1/')
-[ "$failed" -eq 0 ] || { echo "kernel-test: $failed check(s) failed" >&2; exit 1; }
+judge_guest kernel-test "$log" KERNEL-CHECKS

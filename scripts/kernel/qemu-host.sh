@@ -1,7 +1,8 @@
-# Sourced by kernel-test.sh and boot-test.sh: the Debian kernel that
-# linux-image-amd64 points at, downloaded (not installed) and unpacked into
-# .build-kernel/, once. Sets $cache (that folder), $cache/vmlinux (the
-# kernel, uncompressed) and $modules (its /lib/modules/VERSION, depmod run).
+# Sourced by kernel-test.sh and boot-test.sh, the two QEMU stages. Fetches
+# the Debian kernel that linux-image-amd64 points at, downloaded (not
+# installed) and unpacked into .build-kernel/, once: sets $cache (that
+# folder), $cache/vmlinux (the kernel, uncompressed) and $modules (its
+# /lib/modules/VERSION, depmod run). Defines judge_guest.
 cache=.build-kernel
 mkdir -p "$cache"
 
@@ -28,3 +29,18 @@ modules=$(ls -d "$cache"/root/lib/modules/*)
 # The package's postinst would run depmod; boot-test resolves module
 # dependencies with modprobe --show-depends, which needs its output.
 [ -s "$modules/modules.dep" ] || depmod -b "$cache/root" "$(basename "$modules")"
+
+# judge_guest STAGE LOG MARKER: fails unless the guest's console LOG has
+# "MARKER: N passed, 0 failed". QEMU exits 0 on power-off whatever
+# happened, so only the guest's own verdict counts.
+judge_guest() {
+    local stage=$1 log=$2 marker=$3 summary failed
+    summary=$(tr -d '\r' < "$log" | grep -oE "$marker: [0-9]+ passed, [0-9]+ failed" || true)
+    if [ -z "$summary" ]; then
+        echo "$stage: the guest never reported; its console:" >&2
+        tail -40 "$log" >&2
+        return 1
+    fi
+    failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed/\1/')
+    [ "$failed" -eq 0 ] || { echo "$stage: $failed check(s) failed" >&2; return 1; }
+}
