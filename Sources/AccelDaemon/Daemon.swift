@@ -112,6 +112,9 @@ public final class Daemon: @unchecked Sendable {
                 }
             }
         }
+        // Before the socket exists: a SIGTERM that follows a client's hello
+        // must find its source (the handlers run once dispatchMain starts).
+        installSignalHandlers()
         try startServer(hub: hub)
         sampler.queue.async { sampler.start() }
         if case .simulated = options.source, let model = sampler.driver?.bus as? ChipModel {
@@ -127,7 +130,6 @@ public final class Daemon: @unchecked Sendable {
                 }
             }
         }
-        installSignalHandlers()
         notifier.notify("READY=1\nSTATUS=sampling \(device.chip) at \(device.rate) Hz, ±\(device.range) g; no clients")
         logger.info("acceld \(acceldVersion): \(device.chip) at \(device.location), ±\(device.range) g, \(device.rate) Hz; clients at \(serverDescription)")
         dispatchMain()
@@ -227,7 +229,8 @@ public final class Daemon: @unchecked Sendable {
 
     private func installSignalHandlers() {
         for (number, action) in zip(Daemon.handledSignals, [shutdown, shutdown, reload]) {
-            signal(number, SIG_IGN)
+            // No SIG_IGN here: setting it discards a signal already pending,
+            // and the signals are blocked in every thread anyway.
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler(handler: action)
             source.resume()

@@ -308,6 +308,18 @@ struct DaemonEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 
+    @Test("a SIGTERM at any moment of start-up ends the daemon promptly, never a hang")
+    func sigtermDuringStartUp() throws {
+        // Steps through start-up in 3 ms strides, past the point where it listens.
+        for delay in stride(from: 0, through: 120_000, by: 3_000) {
+            let daemon = try DaemonProcess(["--simulate", "rest"], waitForSocket: false)
+            usleep(useconds_t(delay))
+            let status = daemon.stop(seconds: 5)
+            // 143: killed by the default action, before acceld blocked the signal.
+            #expect(status == 0 || status == 143, "SIGTERM \(delay / 1000) ms after spawn: status \(status.map(String.init) ?? "none, still running after 5 s")")
+        }
+    }
+
     @Test("a second daemon on the same socket is refused with advice, and the first keeps working")
     func secondDaemon() throws {
         let first = try DaemonProcess(["--simulate", "rest"])
