@@ -38,8 +38,11 @@ final class Session: @unchecked Sendable {
     let channel: Channel
     var streams: Set<StreamName> = []
     var fields = FrameFields.all
-    /// Deliver every `decimation`-th sample.
+    /// Deliver every `decimation`-th sample: seq ≡ `phase` (mod `decimation`).
+    /// Clients at one rate get different phases, so that a crowd of them
+    /// does not all write on the same tick (64 at 50 Hz put p99 past 2 ms).
     var decimation: UInt64 = 1
+    var phase: UInt64 = 0
     var reference: Attitude?
     var credentials: PeerCredentials?
     var dropped = 0
@@ -221,7 +224,7 @@ final class Hub: @unchecked Sendable {
         // that wants those fields (NIO buffers are copy-on-write).
         var encoded: [FrameFields: ByteBuffer] = [:]
         for session in sessions.values {
-            if session.streams.contains(.frames) && frame.seq % session.decimation == 0 {
+            if session.streams.contains(.frames) && frame.seq % session.decimation == session.phase {
                 if let reference = session.reference {
                     write(frame.jsonBytes(fields: session.fields, reference: reference), to: session)
                 } else if let cached = encoded[session.fields] {
@@ -321,6 +324,7 @@ final class Hub: @unchecked Sendable {
             session.fields = fields
             let odr = Double(device.rate)
             session.decimation = rate.map { UInt64(max(1, (odr / $0).rounded())) } ?? 1
+            session.phase = UInt64(session.id) % session.decimation
             var line = JSONLine(class: "watch")
             line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted()))
             line.add("rate", odr / Double(session.decimation), decimals: 3)

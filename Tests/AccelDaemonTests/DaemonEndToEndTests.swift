@@ -97,6 +97,28 @@ struct DaemonEndToEndTests {
         daemon.stop()
     }
 
+    @Test("clients at one rate get every n-th sample each, on different samples, so a crowd's writes are spread over the ticks")
+    func decimationPhases() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--rate", "100"])
+        let clients = try (0..<4).map { _ in try LineClient(path: daemon.socketPath) }
+        for client in clients {
+            _ = client.readMessage()
+            #expect(client.request(#"{"class":"watch","streams":["frames"],"rate":25}"#)?["rate"] as? Double == 25)
+        }
+        var phases: Set<Int> = []
+        for client in clients {
+            var seqs: [Int] = []
+            while seqs.count < 5, let message = client.readMessage(timeout: 2) {
+                if let seq = message["seq"] as? Int { seqs.append(seq) }
+            }
+            try #require(seqs.count == 5)
+            #expect(zip(seqs, seqs.dropFirst()).allSatisfy { ($1 - $0) % 4 == 0 && $1 > $0 }, "\(seqs)")
+            phases.insert(seqs[0] % 4)
+        }
+        #expect(phases.count == 4, "four clients at a quarter of the rate share no sample: \(phases)")
+        daemon.stop()
+    }
+
     @Test("a privileged configure changes the range, and the device message and the next hello say so")
     func configure() throws {
         let daemon = try DaemonProcess(["--simulate", "rest"])
