@@ -43,6 +43,9 @@ final class Session: @unchecked Sendable {
     /// does not all write on the same tick (64 at 50 Hz put p99 past 2 ms).
     var decimation: UInt64 = 1
     var phase: UInt64 = 0
+    /// The frame rate the client asked for (nil: every sample), kept so
+    /// that a change of the chip's rate keeps the client's rate.
+    var requestedRate: Double?
     var reference: Attitude?
     var credentials: PeerCredentials?
     var dropped = 0
@@ -53,6 +56,12 @@ final class Session: @unchecked Sendable {
     init(id: Int, channel: Channel) {
         self.id = id
         self.channel = channel
+    }
+
+    /// Decimation and phase for the chip's rate `odr`.
+    func decimate(for odr: Double) {
+        decimation = requestedRate.map { UInt64(max(1, (odr / $0).rounded())) } ?? 1
+        phase = UInt64(id) % decimation
     }
 }
 
@@ -323,8 +332,8 @@ final class Hub: @unchecked Sendable {
             session.streams = streams
             session.fields = fields
             let odr = Double(device.rate)
-            session.decimation = rate.map { UInt64(max(1, (odr / $0).rounded())) } ?? 1
-            session.phase = UInt64(session.id) % session.decimation
+            session.requestedRate = rate
+            session.decimate(for: odr)
             var line = JSONLine(class: "watch")
             line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted()))
             line.add("rate", odr / Double(session.decimation), decimals: 3)
@@ -378,6 +387,7 @@ final class Hub: @unchecked Sendable {
                     }
                     device.range = wanted.range
                     device.rate = wanted.rate
+                    for each in sessions.values { each.decimate(for: Double(wanted.rate)) }
                     var line = JSONLine(class: "device")
                     device.fill(&line)
                     line.add("event", "configured")

@@ -137,6 +137,24 @@ struct DaemonEndToEndTests {
         daemon.stop()
     }
 
+    @Test("a client's frame rate stays what it asked for when another client changes the chip's rate")
+    func rateSurvivesConfigure() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--rate", "100"])
+        let watcher = try LineClient(path: daemon.socketPath), admin = try LineClient(path: daemon.socketPath)
+        _ = watcher.readMessage(); _ = admin.readMessage()
+        #expect(watcher.request(#"{"class":"watch","streams":["frames"],"rate":50}"#)?["rate"] as? Double == 50)
+        #expect(admin.request(#"{"class":"configure","rate":400}"#)?["rate"] as? Int == 400)
+        // Frames already queued at the old rate are skipped; then count a second.
+        let settle = Date().addingTimeInterval(0.3)
+        while Date() < settle { _ = watcher.readMessage(timeout: 0.1) }
+        var seqs: [Int] = []
+        let end = Date().addingTimeInterval(1)
+        while Date() < end { if let seq = watcher.readMessage(timeout: 0.2)?["seq"] as? Int { seqs.append(seq) } }
+        #expect(seqs.count >= 40 && seqs.count <= 60, "\(seqs.count) frames in 1 s after the chip went to 400 Hz; asked for 50")
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { ($1 - $0) % 8 == 0 }, "every eighth sample of 400 Hz: \(seqs.prefix(8))")
+        daemon.stop()
+    }
+
     @Test("an unprivileged client is refused configure, calibrate and selftest, and may still watch",
           .enabled(if: isRoot, "needs root to run a client as another user"))
     func unprivileged() throws {
