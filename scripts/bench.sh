@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Benchmarks that print figures (docs/PERFORMANCE.md has the numbers and
 # what they mean). Release build. BENCH_SECONDS sets each live run's length
 # (default 60).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The boot test: the acceld Debian package installed and run under a real
 # systemd. Builds a minimal Debian userland with debootstrap (cached in
 # .build-boot/ per release and package list), boots it under QEMU with the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job on the simulated chip: builds acceld, starts the daemon on
 # the chip model (asked for explicitly with --simulate; acceld never falls
 # back to it by itself) and a client that prints what it serves: events,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzzes the request, trace and configuration parsers with libFuzzer for
 # FUZZ_SECONDS each (default 60), starting from the committed corpus in
 # Fuzz/corpus (new finds go to a scratch copy, so the tree stays clean).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make install / make uninstall (and the Debian package's file tree).
 # Usage: scripts/install.sh install|uninstall
 # Honours PREFIX (default /usr/local), DESTDIR, SYSCONFDIR (default /etc) and

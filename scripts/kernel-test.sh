@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Kernel in the loop: boots a real Debian kernel under QEMU (software
 # emulation) with the kernel's i2c-stub adapter, and runs the project's own
 # acceld and accelctl against /dev/i2c-0 (scripts/kernel/guest-checks.sh).

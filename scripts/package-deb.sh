@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # make deb: a Debian package of acceld for this machine's architecture,
 # from the binaries `make` built and the same file list as make install
 # (PREFIX=/usr, binaries stripped), with the maintainer scripts in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what acceld needs to build and test on Debian, and says so.
 # Usage: scripts/setup.sh [extra Debian packages...]
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Soak: acceld at 400 Hz for SOAK_MINUTES (default 30) with 8 steady clients
 # and 20 more connecting and leaving every second; RSS and open descriptors
 # printed every minute: they must stay flat.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The whole test suite: the kernel-in-the-loop stage (a real Linux kernel's
 # i2c-dev under QEMU), the boot test (the Debian package under a real
 # systemd, QEMU), the parsers under libFuzzer, then unit and end-to-end

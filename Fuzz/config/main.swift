@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: any bytes as a configuration file, and as run-time
 // tunables. Parsed or refused with a line and a reason, never crashed.
 import FuzzerDriver

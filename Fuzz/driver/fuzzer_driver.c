@@ -1,1 +1,2 @@
+// SPDX-License-Identifier: Apache-2.0
 // Declarations only: the fuzzer runtime defines them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: any bytes as a request line. The parser must answer
 // with a Request or a ProtocolError, never crash.
 import FuzzerDriver

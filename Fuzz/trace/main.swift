@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: any bytes as a trace file. Parsed or refused with a
 // line number; a parsed trace's times strictly increase.
 import FuzzerDriver

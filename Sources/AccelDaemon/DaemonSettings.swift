@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The [socket] and [daemon] sections of the configuration file.
 public struct SocketSettings: Sendable, Equatable {
     /// Where clients connect. systemd's acceld.socket passes its own instead.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The chip's sample clock as seen from ours: a least-squares line through
 /// the last few bracketed measurements of (sequence number, instant). Each
 /// measurement is only good to about ±10 % of a period; the line averages

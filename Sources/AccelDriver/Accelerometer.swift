@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Drives one LIS302DL-class chip through any `RegisterBus`: identify it,
 /// write and verify its whole configuration, read samples in one burst,
 /// turn digits into calibrated g in the board's frame, self-test, boot and

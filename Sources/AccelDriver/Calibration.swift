@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Per-axis correction in the chip's own axes: g = (reading − offset) × scale.
 /// Offsets come from a flat or six-position calibration (about ±40 mg of
 /// zero-g offset is normal for this part); scales correct sensitivity error

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything that differs between parts of the family, as data: the
 /// driver has no per-part branches (the kernel's st_accel settings table is
 /// the model). Adding a part is adding an entry and a test.

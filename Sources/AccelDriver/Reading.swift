@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// STATUS_REG bits (0x27), as the LIS302DL family defines them.
 public struct Status: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8

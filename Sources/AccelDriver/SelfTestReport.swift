@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The outcome of the datasheet self-test, axis by axis, in raw digits.
 public struct SelfTestReport: Sendable, Equatable {
     public struct AxisResult: Sendable, Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A 3-axis quantity in the board's frame: specific force in g, or counts.
 public struct Vector3: Sendable, Equatable, Hashable {
     public var x: Double

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Free fall: |a| below a threshold for a minimum time. One event when the
 /// fall is recognised (dated from its first sample) and one when it ends,
 /// with the duration and the drop height it implies (g·t²/2). Bounces after

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AccelDriver
 
 /// The pure pipeline: calibrated samples in, frames and events out. No file

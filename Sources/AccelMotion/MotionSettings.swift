@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Every tunable of the pipeline, with its default and the reason for it.
 /// docs/ALGORITHMS.md explains each; the configuration file sets them.
 public struct MotionSettings: Sendable, Equatable {

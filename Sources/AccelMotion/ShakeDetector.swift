@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AccelDriver
 
 /// Recognises a shake: over the last `windowSeconds`, enough samples with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A FIFO of timestamped values in a ring buffer that grows as needed, for
 /// sliding time windows: push at the back, drop from the front by age.
 /// No allocation once it has reached the window's size.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AccelDriver
 
 /// Builds one JSON object on one line, fields in the order written and

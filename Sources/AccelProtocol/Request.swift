@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AccelDriver
 
 /// A stream a client can watch.

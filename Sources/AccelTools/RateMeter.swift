@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AccelDriver
 
 /// `accelctl rate`: the chip's real output data rate, from polling STATUS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AccelDriver
 
 /// The LIS302DL's registers with names and decoders, for `accelctl dump`.

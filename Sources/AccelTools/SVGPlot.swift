@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import AccelDriver
 
 /// x, y and z over time as an SVG, drawn like Apple's AccelerometerGraph:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // See ci2c.h. libi2c (i2c-tools >= 4.0) returns -errno from its SMBus
 // helpers; older copies return -1 with errno set. normalize() accepts both.
 #include "ci2c.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 @testable import AccelDriver
 
 /// Wraps a bus and records every write; can also lie on read-back.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs inside the booted Debian guest, under its real systemd, as the
 # oneshot acceld-boot-test.service (scripts/boot-test.sh builds the guest).
 # Installs the acceld package the way a Pi owner would, then checks socket

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs inside the QEMU guest (busybox, a real Debian kernel, i2c-stub):
 # the project's own binaries against /dev/i2c-0. Each check prints
 # "CHECK PASS|FAIL: name"; the last line counts them. i2c-tools are called

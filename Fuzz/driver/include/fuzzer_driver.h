@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer's entry for programs that have their own main (LLVM >= 11).
 #include <stddef.h>
 #include <stdint.h>

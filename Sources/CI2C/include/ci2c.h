@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CI2C: the only code in acceld that talks to the kernel's i2c-dev.
 //
 // Every function returns a non-negative result on success and -errno on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper (not installed): writes two calibrations to one file, in
 // turn, as fast as it can, until killed. RobustnessTests kills it with
 // SIGKILL at random moments and checks the file is never torn.
