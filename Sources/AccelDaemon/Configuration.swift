@@ -15,12 +15,39 @@ public struct Configuration: Sendable, Equatable {
 public struct DeviceSettings: Sendable, Equatable {
     public var bus = 1
     public var address: UInt8 = 0x1C
-    public var range = 2
+    /// The part on the board; nil identifies it by WHO_AM_I, which works
+    /// only where one part answers with that value.
+    public var part: String?
+    /// Full scale in g; nil is the part's smallest.
+    public var range: Int?
     public var rate = 100
+    /// A mode of the part's; nil is the part's first.
+    public var mode: String?
     public var mountMatrix = MountMatrix.identity
     public init() {}
 
-    public var configuration: DeviceConfiguration { DeviceConfiguration(range: range, rate: rate) }
+    /// The named part's profile, if one is named.
+    public var profile: ChipProfile? { part.flatMap(ChipProfile.named) }
+
+    /// Range, rate and mode to configure, with the part's defaults filled in.
+    public var configuration: DeviceConfiguration {
+        DeviceConfiguration(range: range ?? profile?.ranges[0].fullScale ?? 2, rate: rate, mode: mode)
+    }
+
+    /// Why the named part cannot run this configuration, or nil.
+    public func problem(on profile: ChipProfile) -> String? {
+        let wanted = configuration
+        guard let mode = profile.mode(named: wanted.mode) else {
+            return "mode '\(wanted.mode ?? "")' is not a mode of the \(profile.name): choose one of " + profile.modes.map(\.name).joined(separator: ", ")
+        }
+        if profile.range(fullScale: wanted.range) == nil {
+            return "range \(wanted.range) is not available on the \(profile.name): choose one of " + profile.ranges.map { String($0.fullScale) }.joined(separator: ", ")
+        }
+        if !mode.rates.contains(where: { $0.hertz == wanted.rate }) {
+            return "rate \(wanted.rate) is not available on the \(profile.name) in \(mode.name) mode: choose one of " + mode.rates.map { String($0.hertz) }.joined(separator: ", ")
+        }
+        return nil
+    }
 }
 
 /// A configuration file problem, with the file and line.
@@ -52,6 +79,22 @@ struct ConfigKey {
             config[keyPath: path] = value
             return nil
         }, get: { String($0[keyPath: path]) })
+    }
+
+    /// A value from a list, or `auto` (nil) for the part's own choice.
+    static func automatic<Value>(_ section: String, _ name: String, _ path: WritableKeyPath<Configuration, Value?>,
+                                 choices: [String], canonical: @escaping (String) -> Value?, _ help: String) -> ConfigKey {
+        ConfigKey(section: section, name: name, help: help, set: { config, text in
+            if text == "auto" {
+                config[keyPath: path] = nil
+                return nil
+            }
+            guard choices.contains(where: { $0.uppercased() == text.uppercased() }), let value = canonical(text) else {
+                return "'\(text)' is not one of auto, " + choices.joined(separator: ", ")
+            }
+            config[keyPath: path] = value
+            return nil
+        }, get: { $0[keyPath: path].map { "\($0)" } ?? "auto" })
     }
 
     static func text(_ section: String, _ name: String, _ path: WritableKeyPath<Configuration, String>, _ help: String) -> ConfigKey {
@@ -97,8 +140,13 @@ extension Configuration {
                 config.device.address = address
                 return nil
             }, get: { hex($0.device.address) }),
-            .integer("device", "range", \.device.range, [2, 8], "full scale in g"),
-            .integer("device", "rate", \.device.rate, [100, 400], "output data rate in Hz"),
+            .automatic("device", "part", \.device.part, choices: ChipProfile.partNames, canonical: { ChipProfile.named($0)?.name },
+                       "the part on the board; auto reads WHO_AM_I"),
+            .automatic("device", "range", \.device.range, choices: Set(ChipProfile.supported.flatMap { $0.ranges.map(\.fullScale) }).sorted().map(String.init),
+                       canonical: { Int($0) }, "full scale in g; auto is the part's smallest"),
+            .integer("device", "rate", \.device.rate, Set(ChipProfile.supported.flatMap(\.allRates)).sorted(), "output data rate in Hz"),
+            .automatic("device", "mode", \.device.mode, choices: Set(ChipProfile.supported.flatMap { $0.modes.map(\.name) }).sorted(),
+                       canonical: { $0.lowercased() }, "power mode; auto is the part's first"),
             ConfigKey(section: "device", name: "mount-matrix", help: "chip axes to board axes, IIO form", set: { config, text in
                 do { config.device.mountMatrix = try MountMatrix(parsing: text) } catch { return "\(error)" }
                 return nil
@@ -199,6 +247,13 @@ extension Configuration {
             seen[key.fullName] = number
             guard !value.isEmpty else { throw fail("\(key.fullName) has no value (\(key.help))") }
             if let reason = key.set(&self, value) { throw fail("\(key.fullName): \(reason)") }
+        }
+        // Range, rate and mode against the named part's own table, at the
+        // line that asked for what it lacks.
+        if let profile = device.profile, let reason = device.problem(on: profile) {
+            let culprit = ["mode", "range", "rate", "part"].first { reason.hasPrefix($0) } ?? "part"
+            throw ConfigurationError(source: source, line: seen["[device] \(culprit)"] ?? seen["[device] part"] ?? 0,
+                                     message: "[device] \(culprit): \(reason)")
         }
     }
 

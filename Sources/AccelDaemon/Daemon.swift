@@ -95,8 +95,9 @@ public final class Daemon: @unchecked Sendable {
         }
         let driver = sampler.driver
         let device = DeviceInfo(
-            chip: driver?.profile.name ?? "unknown", location: driver?.bus.location ?? options.source.description,
-            range: configuration.device.range, rate: configuration.device.rate,
+            chip: driver?.profile.name ?? configuration.device.part ?? "unknown",
+            location: driver?.bus.location ?? options.source.description,
+            configuration: sampler.configuration, profile: driver?.profile ?? configuration.device.profile,
             state: driver == nil ? "lost" : "ok")
 
         let loop = group.next()
@@ -109,6 +110,7 @@ public final class Daemon: @unchecked Sendable {
             loop.execute {
                 switch output {
                 case .frame(let frame, let events): hub.publish(frame, events)
+                case .batch(let deliveries): hub.publish(deliveries)
                 case .device(let event): hub.publish(event)
                 }
             }
@@ -144,11 +146,8 @@ public final class Daemon: @unchecked Sendable {
             guard options.faults.isEmpty else {
                 throw StartError(description: "--fault works only with --simulate: faults are injected into the chip model", exitCode: 64)
             }
-            let source = options.source
-            return {
-                let bus = try source.openBus(time: time)
-                return try Accelerometer(bus: bus, time: time)
-            }
+            let source = options.source, part = options.configuration.device.profile
+            return { try source.openDriver(time: time, part: part) }
         case .simulated(let name):
             // One model for the daemon's lifetime, so reconnects find the
             // same chip (with whatever a fault did to it).
@@ -156,9 +155,10 @@ public final class Daemon: @unchecked Sendable {
             imperfections.noise = 0.004
             imperfections.offset = Vector3(0.012, -0.008, 0.018)
             imperfections.rateError = 0.01
-            let model = ChipModel(motion: try DeviceSource.motion(named: name), time: time, imperfections: imperfections,
-                                  location: "chip model (\(name))")
-            return { try Accelerometer(bus: model, time: time) }
+            let part = options.configuration.device.profile ?? .lis302dl
+            let model = ChipModel(profile: part, motion: try DeviceSource.motion(named: name), time: time,
+                                  imperfections: imperfections, location: "chip model (\(name))")
+            return { try Accelerometer(bus: model, time: time, part: part) }
         }
     }
 

@@ -10,12 +10,31 @@ import NIOCore
 
 /// What clients are told about the device.
 struct DeviceInfo: Sendable {
+    /// The part (LIS302DL, LIS3DH, ...).
     var chip: String
     var location: String
     var range: Int
     var rate: Int
+    var mode: String
+    /// Output bits per axis in `mode`.
+    var resolution: Int
+    /// The FIFO watermark in samples (0: read sample by sample); nil on
+    /// parts without a FIFO.
+    var fifo: Int?
     var state = "ok"
     var message: String?
+
+    init(chip: String, location: String, configuration: DeviceConfiguration, profile: ChipProfile?, state: String) {
+        self.chip = chip
+        self.location = location
+        self.range = configuration.range
+        self.rate = configuration.rate
+        let mode = profile?.mode(named: configuration.mode)
+        self.mode = mode?.name ?? configuration.mode ?? "unknown"
+        self.resolution = mode?.resolutionBits ?? 0
+        self.fifo = profile?.fifo == nil ? nil : configuration.fifoWatermark
+        self.state = state
+    }
 
     func json(class name: String = "device") -> String {
         var line = JSONLine(class: name)
@@ -28,6 +47,9 @@ struct DeviceInfo: Sendable {
         line.add("location", location)
         line.add("range", range)
         line.add("rate", rate)
+        line.add("mode", mode)
+        line.add("resolution", resolution)
+        if let fifo { line.add("fifo", fifo) }
         line.add("state", state)
         if let message { line.add("message", message) }
     }
@@ -47,6 +69,8 @@ final class Session: @unchecked Sendable {
     /// The frame rate the client asked for (nil: every sample), kept so
     /// that a change of the chip's rate keeps the client's rate.
     var requestedRate: Double?
+    /// How late, in ms, this client's frames may arrive (nil: at once).
+    var latency: Double?
     var reference: Attitude?
     var credentials: PeerCredentials?
     var dropped = 0
@@ -160,6 +184,24 @@ final class Hub: @unchecked Sendable {
     func disconnect(_ session: Session) {
         sessions[session.id] = nil
         status()
+        if session.latency != nil { latencyChanged() }
+    }
+
+    /// The FIFO watermark follows the most demanding client: the smallest
+    /// latency any watching client allows; a watcher that allows none (or
+    /// no watcher at all) keeps samples coming one by one.
+    private func latencyChanged() {
+        let watchers = sessions.values.filter { !$0.streams.isEmpty }
+        let allowed: Double? = watchers.isEmpty || watchers.contains { $0.latency == nil } ? nil : watchers.compactMap(\.latency).min()
+        let box = UncheckedBox(self)
+        sampler.queue.async { [sampler] in
+            do {
+                let watermark = try sampler.allowLatency(milliseconds: allowed)
+                box.value.eventLoop.execute { if box.value.device.fifo != nil { box.value.device.fifo = watermark } }
+            } catch {
+                box.value.logger.error("could not change the FIFO watermark: \(error)")
+            }
+        }
     }
 
     /// systemd's STATUS= line changed; sent by `publishStatus`, at most once
@@ -227,7 +269,13 @@ final class Hub: @unchecked Sendable {
         }
     }
 
-    func publish(_ frame: Frame, _ events: [MotionEvent]) {
+    /// Frames from one FIFO read: one flush (one write per client) for all.
+    func publish(_ batch: [Delivery]) {
+        for delivery in batch { publish(delivery.frame, delivery.events, flushing: false) }
+        flush()
+    }
+
+    func publish(_ frame: Frame, _ events: [MotionEvent], flushing: Bool = true) {
         latest = frame
         for case .orientation(let change) in events { orientation = change.orientation.rawValue }
         // Encoded into one buffer per set of fields, shared by every client
@@ -249,11 +297,11 @@ final class Hub: @unchecked Sendable {
                 write(event.json, to: session)
             }
         }
-        flush()
+        if flushing { flush() }
     }
 
     func publish(_ event: DeviceEvent) {
-        device.state = event.state == .lost || event.state == .stalled ? event.state.rawValue : "ok"
+        device.state = [.lost, .stalled, .wrongPart].contains(event.state) ? event.state.rawValue : "ok"
         device.message = event.message
         var line = JSONLine(class: "device")
         device.fill(&line)
@@ -329,23 +377,27 @@ final class Hub: @unchecked Sendable {
             }
         }
         switch request {
-        case .watch(let streams, let rate, let fields):
+        case .watch(let streams, let rate, let fields, let latency):
             session.streams = streams
             session.fields = fields
             let odr = Double(device.rate)
             session.requestedRate = rate
+            session.latency = latency
             session.decimate(for: odr)
             var line = JSONLine(class: "watch")
             line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted()))
             line.add("rate", odr / Double(session.decimation), decimals: 3)
             line.addRaw("fields", JSONLine.array(FrameFields.names.filter { fields.contains($0.1) }.map(\.0)))
+            if let latency { line.add("latency", latency, decimals: 1) }
             if streams.contains(.orientation) { line.add("orientation", orientation) }
             reply(line.line, session)
+            latencyChanged()
         case .unwatch(let streams):
             session.streams.subtract(streams ?? Set(StreamName.allCases))
             var line = JSONLine(class: "watch")
             line.addRaw("streams", JSONLine.array(session.streams.map(\.rawValue).sorted()))
             reply(line.line, session)
+            latencyChanged()
         case .poll:
             var line = JSONLine(class: "poll")
             line.addRaw("frame", latest.map { $0.json(fields: session.fields, reference: session.reference) } ?? "null")
@@ -367,9 +419,9 @@ final class Hub: @unchecked Sendable {
             line.add("pitch", (session.reference?.pitch ?? 0) * 180 / .pi, decimals: 2)
             line.add("roll", (session.reference?.roll ?? 0) * 180 / .pi, decimals: 2)
             reply(line.line, session)
-        case .configure(let range, let rate, let tunables):
-            let wanted = DeviceConfiguration(range: range ?? device.range, rate: rate ?? device.rate)
-            let changesDevice = range != nil || rate != nil
+        case .configure(let range, let rate, let mode, let tunables):
+            let wanted = DeviceConfiguration(range: range ?? device.range, rate: rate ?? device.rate, mode: mode ?? device.mode)
+            let changesDevice = range != nil || rate != nil || mode != nil
             onSampler(session, "configure") { [self] in
                 if !tunables.isEmpty {
                     var configuration = Configuration()
@@ -378,6 +430,7 @@ final class Hub: @unchecked Sendable {
                     sampler.update(settings: configuration.motion)
                 }
                 if changesDevice { try sampler.reconfigure(to: wanted) }
+                let applied = sampler.configuration
                 return { [self] in
                     guard changesDevice else {
                         var line = JSONLine(class: "configured")
@@ -386,8 +439,8 @@ final class Hub: @unchecked Sendable {
                         reply(line.line, session)
                         return
                     }
-                    device.range = wanted.range
-                    device.rate = wanted.rate
+                    device = DeviceInfo(chip: device.chip, location: device.location, configuration: applied,
+                                        profile: ChipProfile.named(device.chip), state: device.state)
                     for each in sessions.values { each.decimate(for: Double(wanted.rate)) }
                     var line = JSONLine(class: "device")
                     device.fill(&line)
@@ -492,8 +545,8 @@ final class Hub: @unchecked Sendable {
     private func selfTestJSON(_ report: SelfTestReport) -> String {
         var line = JSONLine(class: "selftest")
         line.add("passed", report.passed)
-        line.add("advisory", report.advisory)
         line.add("range", report.range)
+        line.add("mode", report.mode)
         let axes = report.axes.map { r -> String in
             var a = JSONLine()
             a.add("axis", r.axis.rawValue)

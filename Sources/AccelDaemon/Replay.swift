@@ -26,8 +26,9 @@ public struct Replay {
     @discardableResult
     public func run(onFrame: (Frame) -> Void, onEvent: (MotionEvent) -> Void) throws -> Summary {
         let time = VirtualTime()
-        let model = ChipModel(motion: motion, time: time, location: "chip model (replay of \(motion.name))")
-        let driver = try Accelerometer(bus: model, time: time, mountMatrix: configuration.device.mountMatrix)
+        let part = configuration.device.profile ?? .lis302dl
+        let model = ChipModel(profile: part, motion: motion, time: time, location: "chip model (replay of \(motion.name))")
+        let driver = try Accelerometer(bus: model, time: time, part: part, mountMatrix: configuration.device.mountMatrix)
         try driver.configure(configuration.device.configuration)
         var pipeline = MotionPipeline(settings: configuration.motion)
         var events: [MotionEvent] = []
@@ -35,7 +36,7 @@ public struct Replay {
         let period = model.periodNanoseconds
         let end = UInt64(motion.duration * 1e9)
         var seq: UInt64 = 0
-        // configure() left the clock at the first sample instant (3/ODR).
+        // configure() left the clock at the first sample instant (turn-on time).
         while time.nanoseconds <= end {
             let reading = try driver.read()
             if reading.status.contains(.dataReady) {

@@ -8,7 +8,16 @@ import Logging
 /// changes in the device's health.
 public enum SamplerOutput: Sendable {
     case frame(Frame, [MotionEvent])
+    /// Several frames from one FIFO read, oldest first: one hand-off and
+    /// one write per client for all of them.
+    case batch([Delivery])
     case device(DeviceEvent)
+}
+
+/// A frame and the events it completed.
+public struct Delivery: Sendable {
+    public let frame: Frame
+    public let events: [MotionEvent]
 }
 
 /// A change in the device's health, for clients' `device` messages.
@@ -24,13 +33,18 @@ public struct DeviceEvent: Sendable, Equatable {
         case stalled
         /// A client changed the range or rate.
         case configured
+        /// A different part answers at the address (WHO_AM_I changed):
+        /// nothing is served until the right part is back.
+        case wrongPart = "wrong-part"
     }
     public let state: State
     public let message: String
 }
 
 /// Owns the chip: reads it once per output period, phase-locked to the
-/// chip's own clock, and feeds the pipeline. Every piece of state is
+/// chip's own clock, and feeds the pipeline. On a part with a FIFO, when
+/// clients allow the latency, it wakes once per watermark instead and reads
+/// every waiting sample in one transfer. Every piece of state is
 /// confined to `queue`; the live daemon drives it with a DispatchSourceTimer
 /// there, tests call `step()` themselves on a virtual clock.
 ///
@@ -86,6 +100,12 @@ public final class Sampler: @unchecked Sendable {
     private var stalledAnnounced = false
     private var timer: DispatchSourceTimer?
     private var collector: ((Vector3) -> Bool)?
+    /// FIFO reads land here (kept to avoid an allocation per read).
+    private var fifoSamples: [Counts] = []
+    /// Wakes so far in FIFO mode: drives the dither of the wake-up instant.
+    private var fifoWakes = 0
+    /// The latency clients allow, ms (nil: none, samples as they come).
+    private var latency: Double?
 
     /// - Parameter connect: opens the bus and identifies the chip (called
     ///   again to reopen it after a fault that closed it).
@@ -138,6 +158,7 @@ public final class Sampler: @unchecked Sendable {
         lastStep = now
         if failure != nil || driver == nil { return recover(now) }
         do {
+            if driver!.fifoWatermark > 0 { return try stepFIFO(now) }
             let reading = try driver!.read()
             defer { lastPoll = now }
             guard reading.status.contains(.dataReady) else {
@@ -227,17 +248,110 @@ public final class Sampler: @unchecked Sendable {
         let skipped = Int(current - seq)
         counters.lost += skipped
         seq = current
-        lastInstant = instant
+        let (frame, events) = deliver(reading.counts, instant: instant)
+        output(.frame(frame, events))
+        return instant
+    }
 
+    /// Turns the next sample (number `seq`, made at `instant`) into a frame
+    /// and its events.
+    private func deliver(_ counts: Counts, instant: Double) -> (Frame, [MotionEvent]) {
         let driver = driver!
-        if let collector, collector(driver.chipAcceleration(reading.counts)) { self.collector = nil }
-        let sample = Sample(seq: seq, t: instant / 1e9, counts: reading.counts, g: driver.acceleration(reading.counts))
+        lastInstant = instant
+        if let collector, collector(driver.chipAcceleration(counts)) { self.collector = nil }
+        let sample = Sample(seq: seq, t: instant / 1e9, counts: counts, g: driver.acceleration(counts))
         seq += 1
         counters.published += 1
         var events: [MotionEvent] = []
-        let frame = pipeline.process(sample, events: &events)
-        output(.frame(frame, events))
-        return instant
+        return (pipeline.process(sample, events: &events), events)
+    }
+
+    // MARK: FIFO streaming
+
+    /// One wake in FIFO mode: FIFO_SRC says how many samples wait, one
+    /// transfer reads them all. The wake before it came about when the
+    /// watermark's worth should have arrived; its instant is dithered over
+    /// a period so that the brackets "newest sample made before this read"
+    /// average out to the chip's real phase in the fit.
+    private func stepFIFO(_ now: UInt64) throws -> UInt64 {
+        let driver = driver!
+        let status: Accelerometer.FIFOStatus
+        do { status = try driver.readFIFOStatus() } catch let error as Accelerometer.FIFOStatusError {
+            // A glitched FIFO_SRC: nothing is published from it; read again soon.
+            counters.busErrors += 1
+            logger.warning("\(error)")
+            return UInt64(period)
+        }
+        let after = time.nanoseconds
+        guard status.level > 0 else {
+            pollWasEmpty = true
+            _ = try handleEmpty(now)
+            return UInt64(period)
+        }
+        try driver.readFIFO(count: status.level, into: &fifoSamples)
+        emptyStreak = 0
+        stalledAnnounced = false
+        // Which samples are these? The next ones, unless the FIFO overflowed
+        // (stream mode dropped the oldest) or we lost track: then the batch
+        // ends with the newest sample made by the time FIFO_SRC was read.
+        var first = seq
+        if status.overrun || resynchronise {
+            counters.overruns += status.overrun ? 1 : 0
+            if fit.isUsable {
+                first = UInt64(max(Int64(seq), fit.newest(at: Double(now)) - Int64(status.level) + 1))
+            } else if let last = lastInstant {
+                let made = Int64((max(Double(now) - last, 0) / period).rounded(.down))
+                first = UInt64(max(Int64(seq), Int64(seq) - 1 + made - Int64(status.level) + 1))
+            }
+        }
+        resynchronise = false
+        counters.lost += Int(first - seq)
+        seq = first
+        let newest = first + UInt64(status.level) - 1
+        // The newest sample was made in the period before the read.
+        fit.add(seq: newest, t: Double(now + after) / 2 - period / 2, nominalPeriod: 1e9 / Double(configuration.rate))
+        var deliveries: [Delivery] = []
+        deliveries.reserveCapacity(fifoSamples.count)
+        for (index, counts) in fifoSamples.enumerated() {
+            let instant = fit.count >= 4 ? fit.instant(of: seq) : Double(now) - period * (Double(status.level - index) - 0.5)
+            let (frame, events) = deliver(counts, instant: instant)
+            deliveries.append(Delivery(frame: frame, events: events))
+        }
+        output(.batch(deliveries))
+        fifoWakes += 1
+        // Next: when the watermark's worth has been made, plus a dither of
+        // up to a period (golden-ratio steps cover it evenly).
+        let dither = (Double(fifoWakes) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1) * period
+        let due = fit.isUsable ? fit.instant(of: newest + UInt64(driver.fifoWatermark)) : Double(now) + Double(driver.fifoWatermark) * period
+        return UInt64(max(due + margin + dither - Double(now), period))
+    }
+
+    /// The FIFO watermark for a latency of `milliseconds` (nil: samples
+    /// as they come, the FIFO off). The oldest sample of a batch waits a
+    /// watermark's worth of periods plus up to a period of dither; the
+    /// watermark leaves at least 10 ms of room in the FIFO for a late wake.
+    public static func watermark(latency milliseconds: Double?, rate: Int, profile: ChipProfile) -> Int {
+        guard let milliseconds, let fifo = profile.fifo else { return 0 }
+        let period = 1000 / Double(rate)
+        let fits = Int(((milliseconds - 1) / period).rounded(.down)) - 1
+        let room = fifo.depth - max(4, Int((10 / period).rounded(.up)))
+        let watermark = min(fits, room)
+        return watermark >= 2 ? watermark : 0
+    }
+
+    /// Applies the latency the most demanding client allows (nil: no
+    /// batching). Returns the watermark now in effect. Call on `queue`.
+    @discardableResult
+    public func allowLatency(milliseconds: Double?) throws -> Int {
+        latency = milliseconds
+        guard let driver else { return 0 }
+        let watermark = Sampler.watermark(latency: milliseconds, rate: configuration.rate, profile: driver.profile)
+        guard watermark != configuration.fifoWatermark else { return watermark }
+        configuration.fifoWatermark = watermark
+        try driver.setFIFOWatermark(watermark)
+        // Whatever the mode, the next read places its samples by the clock.
+        resynchronise = true
+        return watermark
     }
 
     private func handleEmpty(_ now: UInt64) throws -> UInt64 {
@@ -355,9 +469,12 @@ public final class Sampler: @unchecked Sendable {
     /// New tunables, keeping the pipeline's state (SIGHUP).
     public func update(settings: MotionSettings) { pipeline.update(settings) }
 
-    /// Changes range and rate on the running chip.
+    /// Changes range, rate and mode on the running chip (the FIFO
+    /// watermark follows the new rate).
     public func reconfigure(to configuration: DeviceConfiguration) throws {
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
+        var configuration = configuration
+        configuration.fifoWatermark = Sampler.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         _ = try driver.registerValues(for: configuration)  // validate before touching the chip
         self.configuration = configuration
         try reconfigure(.configured, "now ±\(configuration.range) g at \(configuration.rate) Hz")

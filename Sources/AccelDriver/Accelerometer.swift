@@ -16,44 +16,85 @@ public final class Accelerometer {
     private let time: TimeSource
     @exclusivity(unchecked) private var burst: [UInt8]
 
-    /// Reads WHO_AM_I and finds the matching profile.
-    public static func identify(_ bus: RegisterBus, profiles: [ChipProfile] = ChipProfile.supported) throws -> ChipProfile {
-        let whoAmIRegisters = Set(profiles.map(\.whoAmIRegister))
-        var lastID: UInt8 = 0
-        for register in whoAmIRegisters.sorted() {
-            let id = try bus.readRegister(register)
-            if let profile = profiles.first(where: { $0.whoAmIRegister == register && $0.whoAmI == id }) { return profile }
-            lastID = id
+    /// The part's FIFO watermark as configured; 0 when the FIFO is off.
+    public var fifoWatermark: Int { profile.fifo == nil ? 0 : configuration?.fifoWatermark ?? 0 }
+    @exclusivity(unchecked) private var fifoBytes: [UInt8] = []
+
+    /// Reads WHO_AM_I and decides the part. With `part` named, the chip
+    /// must answer that part's WHO_AM_I. Without it, the WHO_AM_I must
+    /// belong to exactly one part: acceld never guesses a scale.
+    public static func identify(_ bus: RegisterBus, part: ChipProfile? = nil) throws -> ChipProfile {
+        if let part {
+            let id = try bus.readRegister(part.whoAmIRegister)
+            guard id == part.whoAmI else {
+                throw DriverError.wrongPart(location: bus.location, part: part.name, expected: part.whoAmI, found: id)
+            }
+            return part
         }
-        throw DriverError.unknownChip(location: bus.location, whoAmI: lastID, suggestion: ChipProfile.relatives[lastID])
+        let id = try bus.readRegister(0x0F)  // every part of the family keeps WHO_AM_I here
+        let candidates = ChipProfile.candidates(whoAmI: id)
+        switch candidates.count {
+        case 1: return candidates[0]
+        case 0: throw DriverError.unknownChip(location: bus.location, whoAmI: id, suggestion: ChipProfile.relatives[id])
+        default: throw DriverError.ambiguousPart(location: bus.location, whoAmI: id, candidates: candidates.map(\.name))
+        }
     }
 
-    /// - Parameter profile: skip identification and trust this profile.
-    public init(bus: RegisterBus, time: TimeSource, profile: ChipProfile? = nil,
+    /// - Parameter part: the part a person named (`part =`, `--part`);
+    ///   nil identifies it by WHO_AM_I alone.
+    public init(bus: RegisterBus, time: TimeSource, part: ChipProfile? = nil,
                 calibration: Calibration = .identity, mountMatrix: MountMatrix = .identity) throws {
         self.bus = bus
         self.time = time
-        self.profile = try profile ?? Accelerometer.identify(bus)
+        self.profile = try Accelerometer.identify(bus, part: part)
         self.calibration = calibration
         self.mountMatrix = mountMatrix
         self.burst = [UInt8](repeating: 0, count: self.profile.burstLength)
     }
 
+    /// Throws `wrongPart` when the chip answering now is not the part this
+    /// driver was made for (a board swapped while the daemon ran).
+    public func verifyIdentity() throws {
+        _ = try Accelerometer.identify(bus, part: profile)
+    }
+
     // MARK: Configuration
 
-    /// The control registers and values that realise `configuration`.
-    public func registerValues(for configuration: DeviceConfiguration) throws -> [(register: UInt8, value: UInt8)] {
-        guard let range = profile.range(fullScale: configuration.range) else {
-            throw DriverError.unsupportedRange(configuration.range, available: profile.ranges.map(\.fullScale))
+    /// The part's smallest range at `rate` (100 Hz unless said) in its
+    /// first mode: what the tools use when a person names no setting.
+    public func defaultConfiguration(rate: Int? = nil) -> DeviceConfiguration {
+        let rates = profile.modes[0].rates.map(\.hertz)
+        let wanted = rate ?? 100
+        return DeviceConfiguration(range: profile.ranges[0].fullScale, rate: rates.contains(wanted) ? wanted : rates.first { $0 >= wanted } ?? rates.last!)
+    }
+
+    /// The part's mode for `configuration`, or the error that lists the modes.
+    public func mode(for configuration: DeviceConfiguration) throws -> ChipProfile.Mode {
+        guard let mode = profile.mode(named: configuration.mode) else {
+            throw DriverError.unsupportedMode(configuration.mode ?? "", part: profile.name, available: profile.modes.map(\.name))
         }
-        guard let rate = profile.rate(hertz: configuration.rate) else {
-            throw DriverError.unsupportedRate(configuration.rate, available: profile.rates.map(\.hertz))
+        return mode
+    }
+
+    /// The control registers and values that realise `configuration`.
+    /// Range, rate and mode are checked against the part's own table.
+    public func registerValues(for configuration: DeviceConfiguration) throws -> [(register: UInt8, value: UInt8)] {
+        let mode = try mode(for: configuration)
+        guard let range = profile.range(fullScale: configuration.range) else {
+            throw DriverError.unsupportedRange(configuration.range, part: profile.name, available: profile.ranges.map(\.fullScale))
+        }
+        guard let rate = mode.rates.first(where: { $0.hertz == configuration.rate }) else {
+            throw DriverError.unsupportedRate(configuration.rate, part: profile.name, mode: mode.name, available: mode.rates.map(\.hertz))
+        }
+        var settings = mode.settings + [ChipProfile.Setting(profile.rangeField, range.code), ChipProfile.Setting(profile.rateField, rate.code)]
+        if let fifo = profile.fifo {
+            let watermark = min(max(configuration.fifoWatermark, 0), fifo.depth - 1)
+            settings += watermark > 0
+                ? [ChipProfile.Setting(fifo.enable, 1), ChipProfile.Setting(fifo.modeField, fifo.streamCode), ChipProfile.Setting(fifo.watermarkField, UInt8(watermark))]
+                : [ChipProfile.Setting(fifo.enable, 0), ChipProfile.Setting(fifo.modeField, fifo.bypassCode)]
         }
         return profile.controlBaseline.map { entry in
-            var value = entry.value
-            if entry.register == profile.rangeField.register { value = value & ~profile.rangeField.mask | profile.rangeField.bits(range.code) }
-            if entry.register == profile.rateField.register { value = value & ~profile.rateField.mask | profile.rateField.bits(rate.code) }
-            return (entry.register, value)
+            (entry.register, settings.filter { $0.field.register == entry.register }.reduce(entry.value) { $1.field.set($1.value, in: $0) })
         }
     }
 
@@ -70,7 +111,25 @@ public final class Accelerometer {
             }
         }
         self.configuration = configuration
+        activeMode = try mode(for: configuration)
         time.sleep(nanoseconds: UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds)
+    }
+
+    /// Turns the FIFO on in stream mode with `watermark` (or off, with 0)
+    /// without touching the rest: no new phase, no turn-on time. Writes
+    /// only the registers that change, and reads them back.
+    public func setFIFOWatermark(_ watermark: Int) throws {
+        guard profile.fifo != nil, var wanted = configuration else { return }
+        let before = try registerValues(for: wanted)
+        wanted.fifoWatermark = watermark
+        for ((register, value), (_, old)) in zip(try registerValues(for: wanted), before) where value != old {
+            try bus.writeRegister(register, value)
+            let readBack = try bus.readRegister(register)
+            if readBack != value {
+                throw DriverError.configurationMismatch(location: bus.location, register: register, wrote: value, readBack: readBack)
+            }
+        }
+        configuration = wanted
     }
 
     /// Reads the control registers back and compares them with what
@@ -84,13 +143,26 @@ public final class Accelerometer {
         return true
     }
 
+    /// The mode the chip runs in (the part's first until configured).
+    public private(set) lazy var activeMode: ChipProfile.Mode = profile.modes[0]
+
+    /// g per digit at the configured range and mode.
     public var sensitivity: Double {
-        profile.range(fullScale: configuration?.range ?? profile.ranges[0].fullScale)!.gPerDigit
+        profile.sensitivity(fullScale: configuration?.range ?? profile.ranges[0].fullScale, mode: activeMode)!
     }
+
+    /// "LIS3DH at /dev/i2c-1 at 0x18, ±2 g, 100 Hz, high-resolution mode (12-bit)".
+    public func describe() -> String {
+        let range = configuration.map { "±\($0.range) g, \($0.rate) Hz, " } ?? ""
+        return "\(profile.name) at \(bus.location), \(range)\(activeMode.name) mode (\(resolutionBits)-bit)"
+    }
+
+    /// Output bits per axis in the configured mode.
+    public var resolutionBits: Int { activeMode.resolutionBits }
 
     /// One output data period at the configured rate.
     public var outputPeriodNanoseconds: UInt64 {
-        UInt64(1e9 / Double(configuration?.rate ?? profile.rates[0].hertz))
+        UInt64(1e9 / Double(configuration?.rate ?? activeMode.rates[0].hertz))
     }
 
     // MARK: Samples
@@ -99,7 +171,7 @@ public final class Accelerometer {
     /// auto-increment burst (7 bytes from 0x27 on the LIS302DL).
     public func read() throws -> Reading {
         try burst.withUnsafeMutableBytes { buffer in
-            try bus.readBlock(from: profile.statusRegister | profile.autoIncrement, into: buffer)
+            try bus.readBlock(from: profile.burstAddress(profile.statusRegister), into: buffer)
         }
         return decode(burst)
     }
@@ -107,11 +179,72 @@ public final class Accelerometer {
     /// Status byte, then one little-endian 16-bit slot per axis holding a
     /// left-justified two's-complement value of `resolutionBits` bits.
     public func decode(_ bytes: [UInt8]) -> Reading {
-        let shift = 16 - profile.resolutionBits
+        Reading(status: Status(rawValue: bytes[0]), counts: counts(bytes, at: 1))
+    }
+
+    /// Three little-endian, left-justified 16-bit slots from `offset`.
+    func counts(_ bytes: [UInt8], at offset: Int) -> Counts {
+        let shift = 16 - resolutionBits
         func axis(_ i: Int) -> Int {
-            Int(Int16(bitPattern: UInt16(bytes[2 + 2 * i]) << 8 | UInt16(bytes[1 + 2 * i])) >> shift)
+            Int(Int16(bitPattern: UInt16(bytes[offset + 1 + 2 * i]) << 8 | UInt16(bytes[offset + 2 * i])) >> shift)
         }
-        return Reading(status: Status(rawValue: bytes[0]), counts: Counts(axis(0), axis(1), axis(2)))
+        return Counts(axis(0), axis(1), axis(2))
+    }
+
+    // MARK: FIFO
+
+    /// FIFO_SRC, decoded.
+    public struct FIFOStatus: Sendable, Equatable {
+        /// Samples waiting.
+        public var level: Int
+        /// The FIFO filled up: in stream mode the oldest samples were overwritten.
+        public var overrun: Bool
+        public var raw: UInt8
+    }
+
+    /// A FIFO_SRC that contradicts itself, or a level the FIFO cannot hold:
+    /// a bus glitch or a chip that is not what it claims. The sampler
+    /// counts it as a fault and reads again; nothing is published from it.
+    public struct FIFOStatusError: Error, Equatable, CustomStringConvertible {
+        public let raw: UInt8
+        public let reason: String
+        public var description: String { "FIFO_SRC \(hex(raw)) is impossible (\(reason)): treated as a bus fault" }
+    }
+
+    /// Reads FIFO_SRC: how many samples wait, and whether some were lost.
+    public func readFIFOStatus() throws -> FIFOStatus {
+        guard let fifo = profile.fifo else { return FIFOStatus(level: 0, overrun: false, raw: 0) }
+        let raw = try bus.readRegister(fifo.sourceRegister)
+        let empty = raw & fifo.emptyFlag != 0, overrun = raw & fifo.overrunFlag != 0
+        // FSS counts 0..31: a full FIFO reads 31 with OVRN_FIFO set, and
+        // holds 32 (Zephyr's lis2dh_fifo.c decodes it the same way).
+        let level = overrun ? fifo.depth : Int(raw & fifo.levelMask)
+        if empty && level != 0 { throw FIFOStatusError(raw: raw, reason: "EMPTY with \(level) samples stored") }
+        if empty && overrun { throw FIFOStatusError(raw: raw, reason: "EMPTY and overrun at once") }
+        if level > fifo.depth { throw FIFOStatusError(raw: raw, reason: "\(level) samples in a FIFO of \(fifo.depth)") }
+        return FIFOStatus(level: level, overrun: overrun, raw: raw)
+    }
+
+    /// Reads the oldest `count` samples out of the FIFO, oldest first, in
+    /// one transfer (the auto-increment wraps from OUT_Z_H back to OUT_X_L
+    /// while the FIFO is on). An adapter limited to SMBus block reads gets
+    /// whole samples in chunks of at most 32 bytes, one transfer each.
+    public func readFIFO(count: Int, into samples: inout [Counts]) throws {
+        samples.removeAll(keepingCapacity: true)
+        guard let fifo = profile.fifo, count > 0 else { return }
+        let bytes = count * ChipProfile.sampleBytes
+        if fifoBytes.count < bytes { fifoBytes = [UInt8](repeating: 0, count: fifo.depth * ChipProfile.sampleBytes) }
+        let chunk = max(bus.maximumReadLength / ChipProfile.sampleBytes, 1) * ChipProfile.sampleBytes
+        let address = profile.burstAddress(fifo.dataRegister)
+        try fifoBytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < bytes {
+                let length = min(chunk, bytes - offset)
+                try bus.readBlock(from: address, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + length]))
+                offset += length
+            }
+        }
+        for index in 0..<count { samples.append(self.counts(fifoBytes, at: index * ChipProfile.sampleBytes)) }
     }
 
     /// Digits to g in the chip's axes, uncalibrated.
@@ -159,15 +292,21 @@ public final class Accelerometer {
         configuration = nil
     }
 
-    /// Runs the datasheet's self-test: average the outputs, set STP, wait
-    /// 3/ODR, average again, restore, wait. Configures ±2 g / 100 Hz first if
-    /// the chip was not configured. At ranges above the smallest the limits
-    /// are scaled down and the verdict is advisory (none are published).
+    /// Runs the datasheet self-test under the conditions its limits were
+    /// published for (the smallest range, the self-test's mode): average
+    /// the outputs, turn the actuator on, wait, average again, turn it off.
+    /// The chip is left configured as before (or as the test left it, if
+    /// it was not configured).
     public func selfTest(samplesPerPhase: Int = 5) throws -> SelfTestReport {
-        if configuration == nil { try configure(DeviceConfiguration(range: profile.ranges[0].fullScale, rate: profile.rates[0].hertz)) }
-        let values = try registerValues(for: configuration!)
-        let control = values.first { $0.register == profile.selfTestField.register }!.value
-        let settle = UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds
+        guard let test = profile.selfTest else { throw DriverError.noSelfTest(part: profile.name) }
+        let previous = configuration
+        let mode = profile.mode(named: test.mode)!
+        // ST's procedures run at 50 Hz where the part has it.
+        let rate = mode.rates.first { $0.hertz >= 50 }?.hertz ?? mode.rates[0].hertz
+        let conditions = DeviceConfiguration(range: profile.ranges[0].fullScale, rate: rate, mode: mode.name)
+        try configure(conditions)
+        let control = try registerValues(for: conditions).first { $0.register == test.field.register }!.value
+        let settle = UInt64(profile.turnOnPeriods + 2) * outputPeriodNanoseconds
 
         func average() throws -> Vector3 {
             _ = try nextReading()  // discard: it may straddle the change
@@ -177,26 +316,24 @@ public final class Accelerometer {
         }
 
         let normal = try average()
-        try bus.writeRegister(profile.selfTestField.register, control | profile.selfTestField.mask)
+        try bus.writeRegister(test.field.register, test.field.set(test.code, in: control))
         time.sleep(nanoseconds: settle)
         let deflected: Vector3
         do { deflected = try average() } catch {
-            try? bus.writeRegister(profile.selfTestField.register, control)
+            try? bus.writeRegister(test.field.register, control)
             throw error
         }
-        try bus.writeRegister(profile.selfTestField.register, control)
+        try bus.writeRegister(test.field.register, control)
         time.sleep(nanoseconds: settle)
+        if let previous { try configure(previous) }
 
-        let ratio = profile.ranges[0].gPerDigit / sensitivity
         let delta = deflected - normal
         let axes = Axis.allCases.map { axis -> SelfTestReport.AxisResult in
-            let published = profile.selfTestLimits[axis]
-            let low = Double(published.lowerBound) * ratio
-            let high = Double(published.upperBound) * ratio
-            return SelfTestReport.AxisResult(axis: axis, normal: normal[axis], selfTest: deflected[axis],
-                                             delta: delta[axis], limits: low...high)
+            let published = test[axis]
+            return SelfTestReport.AxisResult(axis: axis, normal: normal[axis], selfTest: deflected[axis], delta: delta[axis],
+                                             limits: Double(published.lowerBound)...Double(published.upperBound),
+                                             magnitudeOnly: test.magnitudeOnly)
         }
-        return SelfTestReport(part: profile.name, range: configuration!.range, axes: axes,
-                              advisory: configuration!.range != profile.ranges[0].fullScale)
+        return SelfTestReport(part: profile.name, range: conditions.range, mode: mode.name, axes: axes)
     }
 }

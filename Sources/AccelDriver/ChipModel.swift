@@ -5,19 +5,24 @@ import Glibc
 import Darwin
 #endif
 
-/// A LIS302DL at register level, behaving as the datasheet says, on an
-/// injected clock. It implements `RegisterBus`, so the driver, the sampler
-/// and the tools run on it exactly as on a real adapter.
+/// A part of the family at register level, behaving as its datasheet says,
+/// on an injected clock. Everything part-specific comes from its
+/// `ChipProfile`, exactly as in the driver. It implements `RegisterBus`, so
+/// the driver, the sampler and the tools run on it as on a real adapter.
 ///
-/// Modelled: reset values (CTRL_REG1 = 0x07, powered down); WHO_AM_I; writes
-/// to read-only or reserved registers ignored and recorded; no data while
-/// PD = 0 and none for 3/ODR after power-up; samples at the ODR (with a
+/// Modelled: reset values (powered down); WHO_AM_I; writes to read-only or
+/// reserved registers ignored and recorded; no data while powered down and
+/// none for the turn-on time after power-up; samples at the ODR (with a
 /// configurable rate error); STATUS data-ready and overrun bits, cleared per
-/// axis as its output is read; auto-increment only with bit 7 of the
-/// sub-address; dummies between the outputs; quantisation to the range's
-/// digit and clipping at −128..127; zero-g offset, sensitivity error and
-/// seeded noise; self-test deflection with STP/STM; FDS high-pass output;
-/// BOOT clearing itself; fault injection; transaction counters.
+/// axis as its high output byte is read; auto-increment by the sub-address
+/// bit or by the part's control bit; outputs left-justified in 16-bit slots
+/// (the LIS302DL's dummies read 0); quantisation to the mode's resolution
+/// and the range's digit, clipping at full scale; zero-g offset,
+/// sensitivity error and seeded noise; self-test deflection; FDS high-pass
+/// output; BOOT clearing itself; the FIFO in stream mode (32 deep, the
+/// oldest overwritten when full, FIFO_SRC's level, overrun and empty flags,
+/// the auto-increment wrapping OUT_Z_H to OUT_X_L); an adapter's longest
+/// read; fault injection; transaction counters.
 ///
 /// Not thread-safe: confine it with its user (the sampler's queue, a test).
 public final class ChipModel: RegisterBus {
@@ -31,30 +36,13 @@ public final class ChipModel: RegisterBus {
         public var noise = 0.0
         /// Relative ODR error: 0.02 makes the chip 2 % fast (datasheet ±10 %).
         public var rateError = 0.0
-        /// Force the self-test actuator adds with STP, in g: 20 digits at
-        /// ±2 g per axis, X negative (the kernel's limits give the sign).
-        public var selfTestForce = Vector3(-0.36, 0.36, 0.36)
-        /// Axes whose output register is stuck at a value (a broken part).
-        public var stuckOutputs: [Axis: Int8] = [:]
+        /// Force the self-test actuator adds, in g; nil is the middle of
+        /// the part's published limits (20 digits' worth on the LIS302DL).
+        public var selfTestForce: Vector3?
+        /// Axes whose output is stuck at a value in digits (a broken part).
+        public var stuckOutputs: [Axis: Int] = [:]
         public var seed: UInt64 = 0x1C
         public init() {}
-    }
-
-    public enum Register {
-        public static let whoAmI: UInt8 = 0x0F
-        public static let ctrl1: UInt8 = 0x20
-        public static let ctrl2: UInt8 = 0x21
-        public static let ctrl3: UInt8 = 0x22
-        public static let hpFilterReset: UInt8 = 0x23
-        public static let status: UInt8 = 0x27
-        public static let outX: UInt8 = 0x29
-        public static let outY: UInt8 = 0x2B
-        public static let outZ: UInt8 = 0x2D
-        /// Read-write registers besides the three CTRLs: free-fall/wake-up
-        /// units 1 and 2 (CFG, THS, DURATION) and the click unit.
-        static let readWrite: Set<UInt8> = [0x20, 0x21, 0x22, 0x30, 0x32, 0x33, 0x34, 0x36, 0x37, 0x38, 0x3B, 0x3C, 0x3D, 0x3E, 0x3F]
-        /// Read-only registers that read as something other than storage.
-        static let readOnly: Set<UInt8> = [0x0F, 0x23, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x2D, 0x31, 0x35, 0x39]
     }
 
     /// Transaction counters, for tests and the bus-efficiency benchmark.
@@ -65,13 +53,16 @@ public final class ChipModel: RegisterBus {
         public var bytesWritten = 0
         /// Samples the chip converted since power-up.
         public var samplesProduced = 0
-        /// Samples overwritten before all their outputs were read.
+        /// Samples overwritten before they were read (output registers or FIFO).
         public var samplesLost = 0
     }
 
-    public let profile = ChipProfile.lis302dl
+    public let profile: ChipProfile
     public var location: String
     public var motion: any MotionSource
+    /// The longest read the modelled adapter allows in one transaction:
+    /// set 32 to model an SMBus-only adapter such as i2c-stub.
+    public var maximumReadLength = Int.max
     // The properties marked @exclusivity(unchecked) are read and written on
     // every sample, only from the owner's queue and never re-entrantly:
     // their run-time exclusivity checks were 18 % of replay's instructions
@@ -85,14 +76,19 @@ public final class ChipModel: RegisterBus {
     /// The clock reading that is t = 0 for the motion source.
     private let motionEpoch: UInt64
     @exclusivity(unchecked) private var registers = [UInt8](repeating: 0, count: 128)
+    private let access: [ChipProfile.Register.Access?]
     private var random: SeededRandom
-    /// When PD went to 1 (or the rate changed): sample k is made at
-    /// phaseStart + k periods, the first valid one at k = 3.
+    /// When the chip powered up (or the rate or mode changed): sample k is
+    /// made at phaseStart + k periods, the first valid one at k = turn-on.
     @exclusivity(unchecked) private var phaseStart: UInt64?
     @exclusivity(unchecked) private var lastSampleIndex: UInt64 = 0
     @exclusivity(unchecked) private var bootEndsAt: UInt64?
     /// The FDS high-pass filter's reference (a low-pass of the input).
     @exclusivity(unchecked) private var highPassReference = Vector3.zero
+    /// Stream-mode FIFO: each entry is one sample's six output bytes.
+    @exclusivity(unchecked) private var fifo: [[UInt8]] = []
+    /// Bytes of the oldest FIFO sample already read in this transaction.
+    @exclusivity(unchecked) private var fifoByte = 0
 
     // Faults.
     @exclusivity(unchecked) private var failuresLeft = 0
@@ -100,17 +96,24 @@ public final class ChipModel: RegisterBus {
     @exclusivity(unchecked) private var failingUntil: UInt64?
     /// False while the chip is "gone": every transaction is NACKed.
     @exclusivity(unchecked) public var present = true
-    /// True to model a stuck converter: ZYXDA never sets again.
+    /// True to model a stuck converter: no new samples, ZYXDA never sets again.
     @exclusivity(unchecked) public var dataReadyStuck = false
+    /// Makes FIFO_SRC read this value instead of the truth (a glitch).
+    @exclusivity(unchecked) public var fifoSourceOverride: UInt8?
 
-    public init(motion: any MotionSource = MotionScript.rest(), time: TimeSource,
-                imperfections: Imperfections = Imperfections(), location: String = "chip model at 0x1c") {
+    public init(profile: ChipProfile = .lis302dl, motion: any MotionSource = MotionScript.rest(), time: TimeSource,
+                imperfections: Imperfections = Imperfections(), location: String? = nil) {
+        self.profile = profile
         self.motion = motion
         self.time = time
         self.imperfections = imperfections
-        self.location = location
+        self.location = location ?? "chip model at \(hex(profile.addresses[0]))"
         self.motionEpoch = time.nanoseconds
         self.random = SeededRandom(seed: imperfections.seed)
+        var access = [ChipProfile.Register.Access?](repeating: nil, count: 128)
+        for register in profile.registers { access[Int(register.address)] = register.access }
+        self.access = access
+        self.derived = Derived(mode: profile.modes[0])
         resetRegisters()
     }
 
@@ -134,11 +137,15 @@ public final class ChipModel: RegisterBus {
     /// The raw register file, bypassing the bus (for tests and dumps).
     public func peek(_ register: UInt8) -> UInt8 { registers[Int(register & 0x7F)] }
 
+    /// Samples waiting in the FIFO.
+    public var fifoLevel: Int { fifo.count }
+
     // MARK: RegisterBus
 
     public func readRegister(_ subAddress: UInt8) throws -> UInt8 {
         try begin()
         counters.bytesRead += 1
+        fifoByte = 0
         return read(subAddress & 0x7F)
     }
 
@@ -149,13 +156,30 @@ public final class ChipModel: RegisterBus {
     }
 
     public func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        guard buffer.count <= maximumReadLength else {
+            counters.failedTransactions += 1
+            throw BusError.unsupported(path: location, what: "reads longer than \(maximumReadLength) bytes in one transfer")
+        }
         try begin()
         counters.bytesRead += buffer.count
-        var register = subAddress & 0x7F
-        let increments = subAddress & 0x80 != 0
+        fifoByte = 0
+        var register: UInt8
+        let increments: Bool
+        switch profile.autoIncrement {
+        case .subAddressBit(let bit):
+            register = subAddress & ~bit & 0x7F
+            increments = subAddress & bit != 0
+        case .controlBit(let field):
+            register = subAddress & 0x7F
+            increments = registers[Int(field.register)] & field.mask != 0
+        }
+        let lastOutput = profile.statusRegister + 6
         for index in 0..<buffer.count {
             buffer[index] = read(register)
-            if increments { register = (register &+ 1) & 0x7F }
+            guard increments else { continue }
+            // While the FIFO streams, the auto-increment wraps OUT_Z_H back
+            // to OUT_X_L, so one burst reads many samples.
+            register = fifoStreaming && register == lastOutput ? profile.statusRegister + 1 : (register &+ 1) & 0x7F
         }
     }
 
@@ -164,19 +188,19 @@ public final class ChipModel: RegisterBus {
     private func begin() throws {
         guard present else {
             counters.failedTransactions += 1
-            throw BusError.noAnswer(path: location, address: 0x1C)
+            throw BusError.noAnswer(path: location, address: profile.addresses[0])
         }
         if let until = failingUntil {
             if time.nanoseconds < until {
                 counters.failedTransactions += 1
-                throw BusError.from(errno: failureErrno, path: location, address: 0x1C, operation: "transfer")
+                throw BusError.from(errno: failureErrno, path: location, address: profile.addresses[0], operation: "transfer")
             }
             failingUntil = nil
         }
         if failuresLeft > 0 {
             failuresLeft -= 1
             counters.failedTransactions += 1
-            throw BusError.from(errno: failureErrno, path: location, address: 0x1C, operation: "transfer")
+            throw BusError.from(errno: failureErrno, path: location, address: profile.addresses[0], operation: "transfer")
         }
         counters.transactions += 1
         catchUp()
@@ -184,68 +208,129 @@ public final class ChipModel: RegisterBus {
 
     private func resetRegisters() {
         registers = [UInt8](repeating: 0, count: 128)
-        registers[Int(Register.whoAmI)] = profile.whoAmI
-        registers[Int(Register.ctrl1)] = 0x07
+        for register in profile.registers { registers[Int(register.address)] = register.reset }
+        derive()
         phaseStart = nil
         bootEndsAt = nil
+        fifo.removeAll()
     }
 
-    private var ctrl1: UInt8 { registers[Int(Register.ctrl1)] }
-    private var poweredUp: Bool { ctrl1 & 0x40 != 0 }
-    private var rateHertz: Double { ctrl1 & 0x80 != 0 ? 400 : 100 }
-    private var gPerDigit: Double { ctrl1 & 0x20 != 0 ? 0.072 : 0.018 }
+    private func field(_ field: ChipProfile.Field) -> UInt8 { field.value(in: registers[Int(field.register)]) }
+
+    /// What the control registers mean, worked out again only when one is
+    /// written: replay reads these on every sample.
+    private struct Derived {
+        var poweredUp = false
+        var mode: ChipProfile.Mode
+        var rateHertz = 0.0
+        var gPerDigit = 0.0
+        var fifoStreaming = false
+        var highPassed = false
+        var highPassK = 8.0
+    }
+    @exclusivity(unchecked) private var derived: Derived
+    private var poweredUp: Bool { derived.poweredUp }
+    private var mode: ChipProfile.Mode { derived.mode }
+    private var rateHertz: Double { derived.rateHertz }
+    private var gPerDigit: Double { derived.gPerDigit }
+    private var fifoStreaming: Bool { derived.fifoStreaming }
+
+    private func derive() {
+        let mode = profile.modes.first { $0.settings.allSatisfy { field($0.field) == $0.value } } ?? profile.modes[0]
+        let rateCode = field(profile.rateField), rangeCode = field(profile.rangeField)
+        let range = profile.ranges.first { $0.code == rangeCode } ?? profile.ranges[0]
+        derived.mode = mode
+        derived.poweredUp = field(profile.powerField) != 0
+        derived.rateHertz = Double(mode.rates.first { $0.code == rateCode }?.hertz ?? mode.rates[0].hertz)
+        derived.gPerDigit = profile.sensitivity(fullScale: range.fullScale, mode: mode)!
+        if let spec = profile.fifo {
+            derived.fifoStreaming = field(spec.enable) != 0 && field(spec.modeField) == spec.streamCode
+        }
+        if let (register, mask) = namedField("FDS") { derived.highPassed = registers[Int(register)] & mask != 0 }
+        if let (register, mask) = namedField("HP_coeff") { derived.highPassK = Double(8 << Int(registers[Int(register)] & mask)) }
+    }
+
     /// Actual sample period, including the chip's rate error.
     public var periodNanoseconds: UInt64 { UInt64(1e9 / (rateHertz * (1 + imperfections.rateError))) }
 
     private func read(_ register: UInt8) -> UInt8 {
-        switch register {
-        case Register.ctrl2:
-            if let end = bootEndsAt, time.nanoseconds >= end {
-                registers[Int(Register.ctrl2)] &= ~0x40  // BOOT clears itself when done
-                bootEndsAt = nil
+        let status = profile.statusRegister
+        if register == profile.bootField.register, let end = bootEndsAt, time.nanoseconds >= end {
+            registers[Int(register)] &= ~profile.bootField.mask  // BOOT clears itself when done
+            bootEndsAt = nil
+        }
+        if register > status && register <= status + 6 {
+            return fifoStreaming ? readFIFO(register) : readOutput(register)
+        }
+        if let spec = profile.fifo, register == spec.sourceRegister {
+            if let override = fifoSourceOverride { return override }
+            let level = fifo.count
+            // FSS counts to 31; a full FIFO (32) shows OVRN_FIFO instead.
+            return (level > Int(field(spec.watermarkField)) ? spec.watermarkFlag : 0)
+                | (level >= spec.depth ? spec.overrunFlag : 0)
+                | (level == 0 ? spec.emptyFlag : 0)
+                | UInt8(min(level, Int(spec.levelMask)))
+        }
+        switch access[Int(register)] {
+        case .readClears:
+            if profile.register(at: register)?.name == "HP_FILTER_RESET" {
+                highPassReference = motion.specificForce(at: motionTime(time.nanoseconds))
             }
-            return registers[Int(register)]
-        case Register.hpFilterReset:
-            highPassReference = motion.specificForce(at: motionTime(time.nanoseconds))
-            return 0
-        case Register.outX, Register.outY, Register.outZ:
-            // Reading an axis clears its data-ready and overrun bits.
-            let bit: UInt8 = register == Register.outX ? 0x01 : register == Register.outY ? 0x02 : 0x04
-            var status = registers[Int(Register.status)] & ~(bit | bit << 4)
-            status = status & 0x07 != 0 ? status | 0x08 : status & ~0x08
-            status = status & 0x70 != 0 ? status | 0x80 : status & ~0x80
-            registers[Int(Register.status)] = status
-            return registers[Int(register)]
-        case 0x31, 0x35, 0x39:
             return 0  // interrupt sources: nothing latched (events are not modelled)
-        default:
+        case .readOnly, .readWrite:
             return registers[Int(register)]
+        case nil:
+            return 0  // reserved
         }
     }
 
+    /// An output register outside FIFO mode: reading an axis's high byte
+    /// clears its data-ready and overrun bits.
+    private func readOutput(_ register: UInt8) -> UInt8 {
+        let offset = register - profile.statusRegister
+        if offset % 2 == 0 {
+            let bit: UInt8 = 1 << ((offset - 2) / 2)
+            var status = registers[Int(profile.statusRegister)] & ~(bit | bit << 4)
+            status = status & 0x07 != 0 ? status | 0x08 : status & ~0x08
+            status = status & 0x70 != 0 ? status | 0x80 : status & ~0x80
+            registers[Int(profile.statusRegister)] = status
+        }
+        return registers[Int(register)]
+    }
+
+    /// An output register in FIFO mode: the oldest sample's byte; reading
+    /// OUT_Z_H pops it.
+    private func readFIFO(_ register: UInt8) -> UInt8 {
+        let index = Int(register - profile.statusRegister - 1)
+        guard let oldest = fifo.first else { return registers[Int(register)] }
+        if index == ChipProfile.sampleBytes - 1 {
+            fifo.removeFirst()
+            if fifo.isEmpty { registers[Int(profile.statusRegister)] = 0 }
+        }
+        return oldest[index]
+    }
+
     private func write(_ register: UInt8, _ value: UInt8) {
-        guard Register.readWrite.contains(register) else {
+        guard access[Int(register)] == .readWrite else {
             ignoredWrites.append((register, value))
             return
         }
-        let before = registers[Int(register)]
+        let wasOn = poweredUp, oldRate = rateHertz, oldMode = mode.name
         registers[Int(register)] = value
-        switch register {
-        case Register.ctrl1:
-            let wasOn = before & 0x40 != 0, isOn = value & 0x40 != 0
-            if isOn && (!wasOn || (before ^ value) & 0x80 != 0) {
-                // Power-up or a new rate: a new phase, and 3/ODR of invalid data.
-                phaseStart = time.nanoseconds
-                lastSampleIndex = 0
-            } else if !isOn {
-                phaseStart = nil
-            }
-        case Register.ctrl2:
-            if value & 0x40 != 0 && before & 0x40 == 0 {
-                bootEndsAt = time.nanoseconds + UInt64(profile.bootMilliseconds / 2) * 1_000_000
-            }
-        default:
-            break
+        derive()
+        if poweredUp && (!wasOn || rateHertz != oldRate || mode.name != oldMode) {
+            // Power-up, a new rate or a new mode: a new phase, and the
+            // turn-on time of invalid data.
+            phaseStart = time.nanoseconds
+            lastSampleIndex = 0
+        } else if !poweredUp {
+            phaseStart = nil
+        }
+        if register == profile.bootField.register && value & profile.bootField.mask != 0 && bootEndsAt == nil {
+            bootEndsAt = time.nanoseconds + UInt64(profile.bootMilliseconds / 2) * 1_000_000
+        }
+        if profile.fifo != nil && !fifoStreaming {
+            fifo.removeAll()  // bypass empties the FIFO (the datasheet's reset)
         }
     }
 
@@ -254,60 +339,105 @@ public final class ChipModel: RegisterBus {
     }
 
     /// Produces every sample whose instant has passed since the last
-    /// transaction. Only the newest survives in the output registers; the
-    /// others are counted as lost, and overrun bits tell the reader.
+    /// transaction. Without the FIFO only the newest survives in the output
+    /// registers, the others are counted as lost, and overrun bits tell the
+    /// reader; with it, each is queued and only a full FIFO loses the oldest.
     private func catchUp() {
         guard poweredUp, let start = phaseStart, !dataReadyStuck else { return }
         let period = periodNanoseconds
         let index = (time.nanoseconds - start) / period
         let firstValid = UInt64(profile.turnOnPeriods)
         guard index >= firstValid, index > lastSampleIndex else { return }
-        let fresh = Int(index - max(lastSampleIndex, firstValid - 1))
+        let previous = max(lastSampleIndex, firstValid - 1)
+        let fresh = Int(index - previous)
         lastSampleIndex = index
-
-        let enabled = ctrl1 & 0x07
-        var status = registers[Int(Register.status)]
-        let unread = status & 0x07 & enabled
         counters.samplesProduced += fresh
-        counters.samplesLost += fresh - 1 + (unread != 0 ? 1 : 0)
-        let overrun = fresh > 1 ? enabled : unread
-        status |= enabled | overrun << 4
-        status = status & 0x07 != 0 ? status | 0x08 : status
-        status = status & 0x70 != 0 ? status | 0x80 : status
-        registers[Int(Register.status)] = status
 
-        let instant = start + index * period
-        let digits = convert(motion.specificForce(at: motionTime(instant)))
-        if enabled & 1 != 0 { registers[Int(Register.outX)] = UInt8(bitPattern: digits.x) }
-        if enabled & 2 != 0 { registers[Int(Register.outY)] = UInt8(bitPattern: digits.y) }
-        if enabled & 4 != 0 { registers[Int(Register.outZ)] = UInt8(bitPattern: digits.z) }
-        if !imperfections.stuckOutputs.isEmpty {
-            for (index, axis) in Axis.allCases.enumerated() {
-                if let stuck = imperfections.stuckOutputs[axis] { registers[Int(Register.outX) + 2 * index] = UInt8(bitPattern: stuck) }
+        let status = profile.statusRegister
+        if fifoStreaming, let spec = profile.fifo {
+            // Only the last `depth` can survive; the rest are made and lost.
+            let kept = min(fresh, spec.depth)
+            for k in (fresh - kept + 1)...fresh {
+                let bytes = outputBytes(at: start + (previous + UInt64(k)) * period)
+                if fifo.count == spec.depth {
+                    fifo.removeFirst()
+                    counters.samplesLost += 1
+                }
+                fifo.append(bytes)
             }
+            counters.samplesLost += fresh - kept
+            registers[Int(status)] = 0x0F | (fifo.count == spec.depth ? 0xF0 : 0)
+            return
         }
+
+        var statusBits = registers[Int(status)]
+        let unread = statusBits & 0x07
+        counters.samplesLost += fresh - 1 + (unread != 0 ? 1 : 0)
+        let overrun = fresh > 1 ? 0x07 : unread
+        statusBits |= 0x07 | overrun << 4
+        statusBits |= 0x08
+        statusBits = statusBits & 0x70 != 0 ? statusBits | 0x80 : statusBits
+        registers[Int(status)] = statusBits
+        let bytes = outputBytes(at: start + index * period)
+        for offset in 0..<ChipProfile.sampleBytes { registers[Int(status) + 1 + offset] = bytes[offset] }
+    }
+
+    /// The six output bytes of the sample made at `instant`.
+    private func outputBytes(at instant: UInt64) -> [UInt8] {
+        var digits = convert(motion.specificForce(at: motionTime(instant)))
+        for (axis, stuck) in imperfections.stuckOutputs { digits[axis] = Double(stuck) }
+        let shift = 16 - mode.resolutionBits
+        var bytes = [UInt8](repeating: 0, count: ChipProfile.sampleBytes)
+        for (index, axis) in Axis.allCases.enumerated() {
+            let word = UInt16(bitPattern: Int16(truncatingIfNeeded: Int(digits[axis]) << shift))
+            bytes[2 * index] = UInt8(word & 0xFF)
+            bytes[2 * index + 1] = UInt8(word >> 8)
+        }
+        return bytes
     }
 
     /// Specific force in g to output digits, as the chip does it.
-    private func convert(_ felt: Vector3) -> (x: Int8, y: Int8, z: Int8) {
+    private func convert(_ felt: Vector3) -> Vector3 {
         var g = felt
-        let selfTest = ctrl1 & 0x18
-        if selfTest == 0x10 { g += imperfections.selfTestForce }
-        if selfTest == 0x08 { g = g - imperfections.selfTestForce }
-        if registers[Int(Register.ctrl2)] & 0x10 != 0 {
+        if let test = profile.selfTest {
+            let code = field(test.field)
+            if code == test.code { g += selfTestForce(test) }
+            else if code != 0 { g = g - selfTestForce(test) }
+        }
+        if derived.highPassed {
             // FDS: the output is high-passed. First-order filter with the
-            // cut-off HP_coeff selects: ODR / (6 × 8·2^k).
-            let k = Double(8 << Int(registers[Int(Register.ctrl2)] & 0x03))
+            // LIS302DL's cut-off ODR / (6 × 8·2^k), k from HP_coeff.
+            let k = derived.highPassK
             let alpha = 1 / (6 * k / (2 * .pi) + 1)
             highPassReference = highPassReference + (g - highPassReference) * alpha
             g = g - highPassReference
         }
-        var chip = (g.scaled(by: Vector3(1, 1, 1) + imperfections.sensitivityError) + imperfections.offset) / gPerDigit
+        let sensitivity = gPerDigit
+        var chip = (g.scaled(by: Vector3(1, 1, 1) + imperfections.sensitivityError) + imperfections.offset) / sensitivity
         if imperfections.noise > 0 {
-            let sigma = imperfections.noise / gPerDigit
+            let sigma = imperfections.noise / sensitivity
             chip += Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * sigma
         }
-        func digit(_ v: Double) -> Int8 { Int8(min(max(v.rounded(), -128), 127)) }
-        return (digit(chip.x), digit(chip.y), digit(chip.z))
+        let limit = Double(1 << (mode.resolutionBits - 1))
+        func digit(_ v: Double) -> Double { min(max(v.rounded(), -limit), limit - 1) }
+        return Vector3(digit(chip.x), digit(chip.y), digit(chip.z))
+    }
+
+    /// The actuator's force: as set, or the middle of the published limits
+    /// in the test's own conditions (smallest range, the test's mode).
+    private func selfTestForce(_ test: ChipProfile.SelfTest) -> Vector3 {
+        if let force = imperfections.selfTestForce { return force }
+        let mode = profile.mode(named: test.mode)!
+        let sensitivity = profile.sensitivity(fullScale: profile.ranges[0].fullScale, mode: mode)!
+        // Whole digits, so that the deflection is exact whatever the rounding.
+        func middle(_ limits: ClosedRange<Int>) -> Double { Double((limits.lowerBound + limits.upperBound) / 2) * sensitivity }
+        return Vector3(middle(test.x), middle(test.y), middle(test.z))
+    }
+
+    private func namedField(_ name: String) -> (UInt8, UInt8)? {
+        for register in profile.registers {
+            if let field = register.fields.first(where: { $0.name == name }) { return (register.address, field.mask) }
+        }
+        return nil
     }
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Everything that differs between parts of the family, as data: the
-/// driver has no per-part branches (the kernel's st_accel settings table is
-/// the model). Adding a part is adding an entry and a test.
-public struct ChipProfile: Sendable, Equatable {
+/// driver and the chip model have no per-part branches (the kernel's
+/// st_accel settings table is the model). Adding a part is adding an entry
+/// in ChipProfile+Parts.swift and a test. docs/DRIVER.md lists the parts
+/// and where each fact comes from.
+public struct ChipProfile: Sendable {
     /// A bit field inside one register.
     public struct Field: Sendable, Equatable {
         public let register: UInt8
@@ -14,6 +16,18 @@ public struct ChipProfile: Sendable, Equatable {
         /// `value` (unshifted) placed into the field.
         public func bits(_ value: UInt8) -> UInt8 { (value << UInt8(mask.trailingZeroBitCount)) & mask }
         public func value(in byte: UInt8) -> UInt8 { (byte & mask) >> UInt8(mask.trailingZeroBitCount) }
+        /// `byte` with this field replaced by `value`.
+        public func set(_ value: UInt8, in byte: UInt8) -> UInt8 { byte & ~mask | bits(value) }
+    }
+
+    /// A field set to a value: one line of a mode's or a feature's recipe.
+    public struct Setting: Sendable, Equatable {
+        public let field: Field
+        public let value: UInt8
+        public init(_ field: Field, _ value: UInt8) {
+            self.field = field
+            self.value = value
+        }
     }
 
     public struct Range: Sendable, Equatable {
@@ -21,7 +35,7 @@ public struct ChipProfile: Sendable, Equatable {
         public let fullScale: Int
         /// Field value that selects it.
         public let code: UInt8
-        /// Typical sensitivity in g per digit at the output resolution.
+        /// Typical sensitivity in g per digit at the part's finest resolution.
         public let gPerDigit: Double
     }
 
@@ -30,11 +44,29 @@ public struct ChipProfile: Sendable, Equatable {
         public let code: UInt8
     }
 
-    /// Self-test limits in raw digits at the smallest range: (min, max) per axis.
-    public struct SelfTestLimits: Sendable, Equatable {
+    /// A power mode: how many bits the outputs carry, the bits that select
+    /// it, and the rates it offers (the LIS3DH's low-power mode has rates
+    /// the others lack, under the same codes).
+    public struct Mode: Sendable, Equatable {
+        public let name: String
+        public let resolutionBits: Int
+        public let settings: [Setting]
+        public let rates: [Rate]
+    }
+
+    /// The datasheet's self-test: the field and code that turn the
+    /// actuator on, and the published output change in digits, at the
+    /// smallest range in `mode`.
+    public struct SelfTest: Sendable, Equatable {
+        public let field: Field
+        public let code: UInt8
+        /// The mode the limits were published for.
+        public let mode: String
         public let x: ClosedRange<Int>
         public let y: ClosedRange<Int>
         public let z: ClosedRange<Int>
+        /// The datasheet gives the size of the change only, not its sign.
+        public let magnitudeOnly: Bool
         public subscript(axis: Axis) -> ClosedRange<Int> {
             switch axis {
             case .x: x
@@ -44,97 +76,160 @@ public struct ChipProfile: Sendable, Equatable {
         }
     }
 
+    /// A hardware FIFO (LIS3DH, LIS2DH12): samples queue in the chip and
+    /// are read many at a time, from the output registers, which the
+    /// auto-increment wraps from OUT_Z_H back to OUT_X_L.
+    public struct FIFO: Sendable, Equatable {
+        /// Samples it holds.
+        public let depth: Int
+        /// Turns the FIFO on (FIFO_EN).
+        public let enable: Field
+        /// FIFO mode: bypass, or stream (the oldest sample is overwritten when full).
+        public let modeField: Field
+        public let bypassCode: UInt8
+        public let streamCode: UInt8
+        /// Watermark level (FTH).
+        public let watermarkField: Field
+        /// FIFO_SRC: watermark, overrun and empty flags and the stored level.
+        public let sourceRegister: UInt8
+        public let watermarkFlag: UInt8
+        public let overrunFlag: UInt8
+        public let emptyFlag: UInt8
+        public let levelMask: UInt8
+        /// The first output register: one sample is 6 bytes from here.
+        public let dataRegister: UInt8
+    }
+
+    /// How a multi-byte transfer walks the registers.
+    public enum AutoIncrement: Sendable, Equatable {
+        /// Bit 7 of the sub-address, per transfer (most of the family).
+        case subAddressBit(UInt8)
+        /// A control bit, set once (the LIS3DSH's ADD_INC); the sub-address
+        /// is the plain register number.
+        case controlBit(Field)
+    }
+
+    /// One register the datasheet defines, for the model and `accelctl dump`.
+    public struct Register: Sendable, Equatable {
+        public enum Access: Sendable, Equatable {
+            case readOnly
+            case readWrite
+            /// Reading it changes the chip (clears a latch, resets a filter).
+            case readClears
+        }
+        public let address: UInt8
+        public let name: String
+        public let access: Access
+        public let reset: UInt8
+        /// Named bit fields, most significant first, for decoding.
+        public let fields: [(name: String, mask: UInt8)]
+
+        public static func == (a: Register, b: Register) -> Bool { a.address == b.address && a.name == b.name }
+    }
+
+    /// The name `part =` and `--part` take: one part, such as "LIS3DH".
     public let name: String
-    /// Parts that answer with this WHO_AM_I and share this map.
-    public let parts: [String]
+    /// Other names for exactly the same part (the LIS331DL is a LIS302DL).
+    public let aliases: [String]
     public let whoAmI: UInt8
     /// 7-bit addresses the part can strap to.
     public let addresses: [UInt8]
-
     public let whoAmIRegister: UInt8
-    /// Sub-address bit that turns on auto-increment in multi-byte transfers.
-    public let autoIncrement: UInt8
-    /// The status register; the burst starts here.
+    public let autoIncrement: AutoIncrement
+    /// The status register; a sample's burst starts here (STATUS, then
+    /// three little-endian 16-bit output slots).
     public let statusRegister: UInt8
     /// Registers written at configure, in order, with their base values
-    /// (power on, all axes on, filters off, interrupts off). Range and rate
-    /// bits are OR-ed into these.
+    /// (power on, all axes on, block data update, filters and interrupts
+    /// off). Range, rate, mode and FIFO bits are set into these.
     public let controlBaseline: [(register: UInt8, value: UInt8)]
     public let rangeField: Field
     public let rateField: Field
-    /// Set to power the chip up; clearing it powers down.
+    /// Zero in this field is power-down (PD, PM or ODR, per part).
     public let powerField: Field
-    public let selfTestField: Field
     public let bootField: Field
-    /// Output bits per axis. Outputs are little-endian 16-bit slots after the
-    /// status byte, left-justified; an 8-bit part's value sits in the high
-    /// byte (the LIS302DL's OUT_X at 0x29 after the dummy at 0x28).
-    public let resolutionBits: Int
+    /// The first is the default.
+    public let modes: [Mode]
     public let ranges: [Range]
-    public let rates: [Rate]
-    public let selfTestLimits: SelfTestLimits
-    /// Output data periods to wait after power-up or a change (datasheet: 3/ODR).
+    /// nil: the part has no self-test, or no published limits for one.
+    public let selfTest: SelfTest?
+    public let fifo: FIFO?
+    public let registers: [Register]
+    /// Output data periods to wait after power-up or a change.
     public let turnOnPeriods: Int
     /// Longest time BOOT may take before it clears itself.
     public let bootMilliseconds: Int
+    /// The datasheet's ODR tolerance: the published rate never exceeds the
+    /// nominal ODR by more than this fraction.
+    public let rateTolerance: Double
 
     /// STATUS plus three 16-bit slots.
     public var burstLength: Int { 7 }
+    /// Bytes per sample in the output registers (and in the FIFO).
+    public static let sampleBytes = 6
+
+    /// The sub-address that starts a multi-byte read at `register`.
+    public func burstAddress(_ register: UInt8) -> UInt8 {
+        if case .subAddressBit(let bit) = autoIncrement { return register | bit }
+        return register
+    }
+
+    /// The finest resolution of any mode: `Range.gPerDigit` is given at it.
+    public var finestResolution: Int { modes.map(\.resolutionBits).max()! }
 
     public func range(fullScale: Int) -> Range? { ranges.first { $0.fullScale == fullScale } }
-    public func rate(hertz: Int) -> Rate? { rates.first { $0.hertz == hertz } }
+    public func mode(named name: String?) -> Mode? { name.map { n in modes.first { $0.name == n } } ?? modes.first }
+    /// Every rate some mode offers, ascending.
+    public var allRates: [Int] { Set(modes.flatMap { $0.rates.map(\.hertz) }).sorted() }
 
-    public static func == (a: ChipProfile, b: ChipProfile) -> Bool { a.name == b.name && a.whoAmI == b.whoAmI }
+    /// g per digit at `fullScale` in `mode`.
+    public func sensitivity(fullScale: Int, mode: Mode) -> Double? {
+        guard let range = range(fullScale: fullScale) else { return nil }
+        return range.gPerDigit * Double(1 << (finestResolution - mode.resolutionBits))
+    }
+
+    public func register(named name: String) -> Register? { registers.first { $0.name == name } }
+    public func register(at address: UInt8) -> Register? { registers.first { $0.address == address } }
 }
 
 extension ChipProfile {
-    /// LIS302DL and LIS331DL: WHO_AM_I 0x3B, 8-bit outputs interleaved with
-    /// dummies, ±2/±8 g, 100/400 Hz. Values from ST's datasheet as gathered
-    /// in shared/chips/LIS302DL.md.
-    public static let lis302dl = ChipProfile(
-        name: "LIS302DL",
-        parts: ["LIS302DL", "LIS331DL"],
-        whoAmI: 0x3B,
-        addresses: [0x1C, 0x1D],
-        whoAmIRegister: 0x0F,
-        autoIncrement: 0x80,
-        statusRegister: 0x27,
-        controlBaseline: [
-            (0x20, 0x47),  // CTRL_REG1: PD=1, Zen Yen Xen
-            (0x21, 0x00),  // CTRL_REG2: FDS=0 (raw data, not high-passed), no BOOT
-            (0x22, 0x00),  // CTRL_REG3: interrupts to GND
-        ],
-        rangeField: Field(0x20, mask: 0x20),     // FS
-        rateField: Field(0x20, mask: 0x80),      // DR
-        powerField: Field(0x20, mask: 0x40),     // PD
-        selfTestField: Field(0x20, mask: 0x10),  // STP
-        bootField: Field(0x21, mask: 0x40),      // BOOT
-        resolutionBits: 8,
-        ranges: [
-            Range(fullScale: 2, code: 0, gPerDigit: 0.018),
-            Range(fullScale: 8, code: 1, gPerDigit: 0.072),
-        ],
-        rates: [Rate(hertz: 100, code: 0), Rate(hertz: 400, code: 1)],
-        // Kernel board files for this part: X −32..−3, Y and Z +3..+32.
-        selfTestLimits: SelfTestLimits(x: -32 ... -3, y: 3...32, z: 3...32),
-        turnOnPeriods: 3,
-        bootMilliseconds: 10
-    )
+    /// The parts this build drives. Several may share one WHO_AM_I with
+    /// different scales (0x32, 0x33): then only `part` says which.
+    public static let supported: [ChipProfile] = [
+        .lis302dl, .lis331dlh, .lis331hh, .h3lis331dl, .lis3dh, .lis2dh12, .lis3dsh,
+    ]
 
-    /// The parts this build drives, keyed by WHO_AM_I.
-    public static let supported: [ChipProfile] = [.lis302dl]
+    /// Every name a person may give, canonical ones first.
+    public static var partNames: [String] { supported.map(\.name) + supported.flatMap(\.aliases) }
 
-    public static func supported(whoAmI: UInt8) -> ChipProfile? { supported.first { $0.whoAmI == whoAmI } }
+    /// "LIS302DL/LIS331DL with 0x3b, LIS331DLH/LIS331HH/H3LIS331DL with 0x32, ...".
+    public static var summary: String {
+        var groups: [(id: UInt8, names: [String])] = []
+        for profile in supported {
+            let names = [profile.name] + profile.aliases
+            if let index = groups.firstIndex(where: { $0.id == profile.whoAmI }) { groups[index].names += names }
+            else { groups.append((profile.whoAmI, names)) }
+        }
+        return groups.map { $0.names.joined(separator: "/") + " with " + hex($0.id) }.joined(separator: ", ")
+    }
 
-    /// WHO_AM_I values of related parts this build does not drive yet, so an
+    /// The profile for a part name or alias, any case.
+    public static func named(_ name: String) -> ChipProfile? {
+        let wanted = name.uppercased()
+        return supported.first { $0.name == wanted || $0.aliases.contains(wanted) }
+    }
+
+    /// The parts that answer with `whoAmI`.
+    public static func candidates(whoAmI: UInt8) -> [ChipProfile] { supported.filter { $0.whoAmI == whoAmI } }
+
+    /// WHO_AM_I values of related parts this build does not drive, so an
     /// error can say what was found instead of "unknown chip".
     public static let relatives: [UInt8: String] = [
-        0x32: "LIS331DLH / LIS302DLH / LIS331HH / H3LIS331DL (12-bit, different register map)",
-        0x33: "LIS3DH / LIS2DH12 / LSM303DLHC accelerometer (16-bit, different register map)",
-        0x3A: "LIS3LV02DL (12-bit, different register map)",
-        0x3F: "LIS3DSH (different register map)",
+        0x3A: "LIS3LV02DL (12-bit, a different register map)",
+        0x41: "LIS2HH12 (a different register map)",
+        0x44: "LIS2DW12 (a different register map)",
     ]
 
     /// Every 7-bit address a family member may answer at, in probe order.
-    public static let familyAddresses: [UInt8] = [0x1C, 0x1D, 0x18, 0x19]
+    public static let familyAddresses: [UInt8] = [0x18, 0x19, 0x1C, 0x1D]
 }

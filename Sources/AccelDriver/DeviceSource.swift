@@ -28,14 +28,22 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
         return TraceMotion(try Trace(contentsOf: name), name: name)
     }
 
-    /// Opens the bus (or builds the model) on `time`.
-    public func openBus(time: TimeSource, imperfections: ChipModel.Imperfections = .init()) throws -> RegisterBus {
+    /// Opens the bus (or builds the model of `part`, the LIS302DL unless
+    /// named) on `time`.
+    public func openBus(time: TimeSource, part: ChipProfile? = nil, imperfections: ChipModel.Imperfections = .init()) throws -> RegisterBus {
         switch self {
         case .i2c(let bus, let address, let force, let allowByteReads):
             return try I2CBus(bus: bus, address: address, force: force, allowByteReads: allowByteReads)
         case .simulated(let name):
-            return ChipModel(motion: try DeviceSource.motion(named: name), time: time, imperfections: imperfections)
+            return ChipModel(profile: part ?? .lis302dl, motion: try DeviceSource.motion(named: name), time: time,
+                             imperfections: imperfections, location: "chip model (\(name))")
         }
+    }
+
+    /// Opens the bus and identifies the chip: `part` when named, else by
+    /// WHO_AM_I (refused where several parts share it).
+    public func openDriver(time: TimeSource, part: ChipProfile? = nil, imperfections: ChipModel.Imperfections = .init()) throws -> Accelerometer {
+        try Accelerometer(bus: try openBus(time: time, part: part, imperfections: imperfections), time: time, part: part)
     }
 }
 

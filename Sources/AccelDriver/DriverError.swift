@@ -2,37 +2,57 @@
 /// Failures that are about the chip, not the bus.
 public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
     case unknownChip(location: String, whoAmI: UInt8, suggestion: String?)
-    case unsupportedRange(Int, available: [Int])
-    case unsupportedRate(Int, available: [Int])
+    /// Several parts answer with this WHO_AM_I at different scales: only
+    /// the person who bought the board knows which it is.
+    case ambiguousPart(location: String, whoAmI: UInt8, candidates: [String])
+    /// The part named in the configuration answers with another WHO_AM_I.
+    case wrongPart(location: String, part: String, expected: UInt8, found: UInt8)
+    case unknownPart(String)
+    case unsupportedRange(Int, part: String, available: [Int])
+    case unsupportedRate(Int, part: String, mode: String, available: [Int])
+    case unsupportedMode(String, part: String, available: [String])
     case configurationMismatch(location: String, register: UInt8, wrote: UInt8, readBack: UInt8)
     case bootDidNotFinish(location: String, milliseconds: Int)
     case noData(location: String, waitedMilliseconds: Int)
+    /// The part has no self-test, or publishes no limits for one.
+    case noSelfTest(part: String)
 
     public var description: String {
         switch self {
         case .unknownChip(let location, let id, let suggestion):
-            var text = "the chip at \(location) answered WHO_AM_I \(hex(id)), which is not a part this acceld drives (it drives "
-                + ChipProfile.supported.map { "\($0.parts.joined(separator: "/")) with \(hex($0.whoAmI))" }.joined(separator: ", ") + ")"
+            var text = "the chip at \(location) answered WHO_AM_I \(hex(id)), which is not a part this acceld drives (it drives \(ChipProfile.summary))"
             if let suggestion { text += "; \(hex(id)) suggests \(suggestion)" }
             if id == 0x00 || id == 0xFF { text += "; \(hex(id)) usually means a floating or shorted bus line, not a chip" }
             return text
-        case .unsupportedRange(let value, let available):
-            return "range ±\(value) g is not available on this chip: choose one of " + available.map { "±\($0) g" }.joined(separator: ", ")
-        case .unsupportedRate(let value, let available):
-            return "rate \(value) Hz is not available on this chip: choose one of " + available.map { "\($0) Hz" }.joined(separator: ", ")
+        case .ambiguousPart(let location, let id, let candidates):
+            return "the chip at \(location) answered WHO_AM_I \(hex(id)), which \(candidates.joined(separator: ", ")) all answer with, at different scales; acceld will not guess: name the part printed on the chip or its board with --part NAME, or 'part = NAME' in [device] of the configuration (one of \(candidates.joined(separator: ", ")))"
+        case .wrongPart(let location, let part, let expected, let found):
+            return "the chip at \(location) answered WHO_AM_I \(hex(found)), but the configured part \(part) answers \(hex(expected)): check the 'part' setting against the chip, or the address (another device may answer there)"
+                + (ChipProfile.candidates(whoAmI: found).isEmpty ? "" : "; \(hex(found)) is " + ChipProfile.candidates(whoAmI: found).map(\.name).joined(separator: " or "))
+        case .unknownPart(let name):
+            return "'\(name)' is not a part this acceld drives: choose one of " + ChipProfile.partNames.joined(separator: ", ")
+        case .unsupportedRange(let value, let part, let available):
+            return "range ±\(value) g is not available on the \(part): choose one of " + available.map { "±\($0) g" }.joined(separator: ", ")
+        case .unsupportedRate(let value, let part, let mode, let available):
+            return "rate \(value) Hz is not available on the \(part) in \(mode) mode: choose one of " + available.map { "\($0) Hz" }.joined(separator: ", ")
+        case .unsupportedMode(let value, let part, let available):
+            return "mode '\(value)' is not a mode of the \(part): choose one of " + available.joined(separator: ", ")
         case .configurationMismatch(let location, let register, let wrote, let readBack):
             return "the chip at \(location) did not keep its configuration: register \(hex(register)) was written \(hex(wrote)) but reads back \(hex(readBack)); another program may be writing to it, or the chip is not what WHO_AM_I claims"
         case .bootDidNotFinish(let location, let ms):
             return "the chip at \(location) did not finish BOOT within \(ms) ms; power-cycle the board"
         case .noData(let location, let ms):
             return "the chip at \(location) produced no new sample in \(ms) ms although it is powered up; it may be stuck: power-cycle it"
+        case .noSelfTest(let part):
+            return "the \(part) has no self-test with published limits (docs/DRIVER.md): check it with 'accelctl calibrate' and the six orientations instead"
         }
     }
 
     public var exitCode: Int32 {
         switch self {
-        case .unknownChip: 65                        // EX_DATAERR: wrong chip
-        case .unsupportedRange, .unsupportedRate: 64 // EX_USAGE
+        case .unknownChip, .wrongPart: 65             // EX_DATAERR: not the chip expected
+        case .ambiguousPart: 78                       // EX_CONFIG: the part must be named
+        case .unknownPart, .unsupportedRange, .unsupportedRate, .unsupportedMode, .noSelfTest: 64  // EX_USAGE
         case .configurationMismatch, .bootDidNotFinish, .noData: 74  // EX_IOERR
         }
     }

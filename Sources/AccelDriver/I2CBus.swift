@@ -5,7 +5,9 @@ import CI2C
 ///
 /// Opening checks the adapter's functionality once. A burst is one SMBus
 /// "I2C block read" (write sub-address, repeated start, read n bytes): the
-/// exact transaction ST's parts expect. An adapter without I2C block reads
+/// exact transaction ST's parts expect. Reads longer than an SMBus block
+/// (a FIFO) are one plain I2C_RDWR transfer where the adapter has
+/// I2C_FUNC_I2C; the driver splits them for adapters that do not. An adapter without I2C block reads
 /// is refused unless the caller allows the byte-by-byte fallback, which
 /// costs one transaction per byte and loses the burst's coherence.
 public final class I2CBus: RegisterBus {
@@ -82,10 +84,18 @@ public final class I2CBus: RegisterBus {
         if result < 0 { throw fail(result, "write of register \(hex(subAddress))") }
     }
 
+    /// Plain I2C transfers carry a whole FIFO; SMBus block reads 32 bytes.
+    public var maximumReadLength: Int { functionality.plainI2C ? Int(CI2C_TRANSFER_MAX) : Int(CI2C_BLOCK_MAX) }
+
     public func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
         guard buffer.count > 0 else { return }
-        guard buffer.count <= Int(CI2C_BLOCK_MAX) else {
-            throw BusError.unsupported(path: path, what: "block reads longer than \(CI2C_BLOCK_MAX) bytes")
+        guard buffer.count <= maximumReadLength else {
+            throw BusError.unsupported(path: path, what: "reads longer than \(maximumReadLength) bytes in one transfer")
+        }
+        if buffer.count > Int(CI2C_BLOCK_MAX) {
+            let result = ci2c_write_read(fd, address, subAddress, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt16(buffer.count))
+            if result < 0 { throw fail(result, "\(buffer.count)-byte read from \(hex(subAddress))") }
+            return
         }
         if functionality.blockRead {
             let result = ci2c_read_i2c_block(fd, subAddress, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt8(buffer.count))

@@ -57,14 +57,23 @@ public struct Sample: Sendable, Equatable {
     }
 }
 
-/// Full scale and output data rate: what a user chooses.
+/// Full scale, output data rate and power mode: what a user chooses; and
+/// the FIFO watermark, which the sampler chooses from clients' latency.
 public struct DeviceConfiguration: Sendable, Equatable, Codable {
-    /// ±g: 2 or 8 on the LIS302DL.
+    /// ±g, from the part's table (2 or 8 on the LIS302DL).
     public var range: Int
-    /// Hz: 100 or 400 on the LIS302DL.
+    /// Hz, from the part's table (100 or 400 on the LIS302DL).
     public var rate: Int
-    public init(range: Int = 2, rate: Int = 100) {
+    /// A mode of the part's (LIS3DH: high-resolution, normal, low-power);
+    /// nil is the part's first.
+    public var mode: String?
+    /// Samples the FIFO collects before the sampler wakes; 0 leaves the
+    /// FIFO off (and parts without one ignore it).
+    public var fifoWatermark: Int
+    public init(range: Int = 2, rate: Int = 100, mode: String? = nil, fifoWatermark: Int = 0) {
         self.range = range
         self.rate = rate
+        self.mode = mode
+        self.fifoWatermark = fifoWatermark
     }
 }

@@ -16,8 +16,12 @@ public protocol RegisterBus: AnyObject {
     var location: String { get }
     func readRegister(_ subAddress: UInt8) throws -> UInt8
     func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws
-    /// One transaction: write `subAddress`, then read `buffer.count` bytes.
+    /// One transaction: write `subAddress`, then read `buffer.count` bytes
+    /// (at most `maximumReadLength`).
     func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws
+    /// The longest read one transaction can carry: 32 bytes on an adapter
+    /// limited to SMBus block reads (i2c-stub), far more with plain I2C.
+    var maximumReadLength: Int { get }
 }
 
 extension RegisterBus {

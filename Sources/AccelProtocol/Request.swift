@@ -10,8 +10,10 @@ public enum StreamName: String, Sendable, CaseIterable {
 
 /// A client's request, parsed and checked. docs/PROTOCOL.md lists them.
 public enum Request: Sendable, Equatable {
-    /// Start (or change) a subscription. `rate` in Hz for frames, served by decimation.
-    case watch(streams: Set<StreamName>, rate: Double?, fields: FrameFields)
+    /// Start (or change) a subscription. `rate` in Hz for frames, served by
+    /// decimation; `latency` in ms, how late frames may arrive (batched
+    /// from the chip's FIFO, Android's maximum report latency).
+    case watch(streams: Set<StreamName>, rate: Double?, fields: FrameFields, latency: Double?)
     /// Stop some streams, or all (nil).
     case unwatch(streams: Set<StreamName>?)
     /// The latest frame, for pull-style clients.
@@ -20,7 +22,7 @@ public enum Request: Sendable, Equatable {
     case device
     /// Privileged: change range and/or rate, and/or pipeline tunables
     /// named as in the configuration file ("shake.threshold": "1.5").
-    case configure(range: Int?, rate: Int?, tunables: [String: String])
+    case configure(range: Int?, rate: Int?, mode: String?, tunables: [String: String])
     /// Privileged: measure the offset with the board flat and still (+Z up).
     case calibrateFlat(seconds: Double)
     /// Privileged: set a calibration computed elsewhere (accelctl's six-position).
@@ -109,7 +111,8 @@ extension Request {
                 }
             }
             let rate = try reader.number("rate", within: 0.001...10_000)
-            self = .watch(streams: streams, rate: rate, fields: frameFields)
+            let latency = try reader.number("latency", within: 0...10_000)
+            self = .watch(streams: streams, rate: rate, fields: frameFields, latency: latency)
         case "unwatch", "unsubscribe":
             self = .unwatch(streams: try reader.streams())
         case "poll": self = .poll
@@ -118,6 +121,7 @@ extension Request {
         case "configure":
             let range = try reader.number("range", within: 1...64).map { Int($0) }
             let rate = try reader.number("rate", within: 1...10_000).map { Int($0) }
+            let mode = try reader.string("mode")
             var tunables: [String: String] = [:]
             if let raw = fields["tunables"] {
                 guard let object = raw.object else {
@@ -132,10 +136,10 @@ extension Request {
                     }
                 }
             }
-            guard range != nil || rate != nil || !tunables.isEmpty else {
-                throw reader.error("say what to change: \"range\" (g), \"rate\" (Hz) and/or \"tunables\", e.g. {\"class\":\"configure\",\"range\":8}")
+            guard range != nil || rate != nil || mode != nil || !tunables.isEmpty else {
+                throw reader.error("say what to change: \"range\" (g), \"rate\" (Hz), \"mode\" and/or \"tunables\", e.g. {\"class\":\"configure\",\"range\":8}")
             }
-            self = .configure(range: range, rate: rate, tunables: tunables)
+            self = .configure(range: range, rate: rate, mode: mode, tunables: tunables)
         case "calibrate":
             if fields["reset"]?.bool == true {
                 self = .calibrateReset
@@ -171,6 +175,12 @@ private struct FieldReader {
             throw error("\"\(key)\" must be a number")
         }
         guard allowed.contains(value) else { throw error("\"\(key)\" must lie between \(allowed.lowerBound) and \(allowed.upperBound)") }
+        return value
+    }
+
+    func string(_ key: String) throws(ProtocolError) -> String? {
+        guard let raw = fields[key] else { return nil }
+        guard let value = raw.string else { throw error("\"\(key)\" must be a string") }
         return value
     }
 

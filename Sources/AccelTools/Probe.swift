@@ -9,7 +9,8 @@ public struct ProbeFinding: Sendable, Equatable {
     public let bus: String
     public let address: UInt8
     public let whoAmI: UInt8?
-    /// The supported profile that matched, if any.
+    /// The supported parts that answer with this WHO_AM_I ("LIS3DH or
+    /// LIS2DH12" when several do), if any.
     public let part: String?
     /// A relative's name, an error, or nil when all is well.
     public let note: String?
@@ -38,9 +39,14 @@ public enum Probe {
                 do {
                     let device = try open(bus, address)
                     let id = try device.readRegister(0x0F)
-                    let profile = ChipProfile.supported(whoAmI: id)
-                    findings.append(ProbeFinding(bus: bus, address: address, whoAmI: id, part: profile?.parts.joined(separator: "/"),
-                                                 note: profile == nil ? (ChipProfile.relatives[id].map { "suggests \($0), not supported yet" } ?? "unknown WHO_AM_I") : nil))
+                    let parts = ChipProfile.candidates(whoAmI: id).map { ([$0.name] + $0.aliases).joined(separator: "/") }
+                    let note: String? = switch parts.count {
+                    case 0: ChipProfile.relatives[id].map { "suggests \($0), not supported yet" } ?? "unknown WHO_AM_I"
+                    case 1: nil
+                    default: "these parts share WHO_AM_I \(hex(id)) at different scales: name yours with --part"
+                    }
+                    findings.append(ProbeFinding(bus: bus, address: address, whoAmI: id,
+                                                 part: parts.isEmpty ? nil : parts.joined(separator: " or "), note: note))
                 } catch BusError.noAnswer {
                     continue
                 } catch {
@@ -55,8 +61,13 @@ public enum Probe {
 
     /// One line with the verdict and the next step.
     public static func verdict(_ findings: [ProbeFinding], buses: [String], command: (String, UInt8) -> String) -> (text: String, found: Bool) {
-        if let hit = findings.first(where: { $0.part != nil }) {
-            return ("found \(hit.part!.split(separator: "/")[0]) at \(hex(hit.address)) on \(hit.bus): run \(command(hit.bus, hit.address))", true)
+        let hits = findings.filter { $0.part != nil }
+        if !hits.isEmpty {
+            let found = hits.map { hit in
+                let choice = hit.note == nil ? "" : " --part " + hit.part!.components(separatedBy: " or ").map { String($0.split(separator: "/")[0]) }.joined(separator: "|")
+                return "\(hit.part!) at \(hex(hit.address)) on \(hit.bus): run \(command(hit.bus, hit.address))\(choice)"
+            }
+            return ("found " + found.joined(separator: "; and "), true)
         }
         if let other = findings.first(where: { $0.whoAmI != nil }) {
             return ("a chip answers at \(hex(other.address)) on \(other.bus) with WHO_AM_I \(hex(other.whoAmI!)) (\(other.note ?? "")), but no part this acceld drives", false)

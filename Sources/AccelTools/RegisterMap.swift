@@ -1,82 +1,68 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelDriver
 
-/// The LIS302DL's registers with names and decoders, for `accelctl dump`.
-public struct RegisterDescription: Sendable {
-    public let address: UInt8
-    public let name: String
-    /// Reading it changes the chip (clears a latch, resets a filter): skipped.
-    public let readHasSideEffect: Bool
-    public let decode: @Sendable (UInt8) -> String
-}
-
+/// `accelctl dump`'s view of a part: every register its profile defines,
+/// with the raw value, the named fields and what the settings mean.
 public enum RegisterMap {
-    static func bit(_ v: UInt8, _ n: Int) -> Int { Int(v >> UInt8(n) & 1) }
-
-    static func sources(_ v: UInt8) -> String {
-        let names = ["XL", "XH", "YL", "YH", "ZL", "ZH"]
-        let set = names.enumerated().filter { v & (1 << UInt8($0.offset)) != 0 }.map(\.element)
-        return set.isEmpty ? "none" : set.joined(separator: " ")
-    }
-
-    static func freeFallUnit(_ n: Int, base: UInt8) -> [RegisterDescription] {
-        [
-            RegisterDescription(address: base, name: "FF_WU_CFG_\(n)", readHasSideEffect: false) { v in
-                "AOI=\(bit(v, 7) == 1 ? "AND" : "OR") LIR=\(bit(v, 6)) enabled: \(sources(v & 0x3F))"
-            },
-            RegisterDescription(address: base + 1, name: "FF_WU_SRC_\(n)", readHasSideEffect: true) { _ in "" },
-            RegisterDescription(address: base + 2, name: "FF_WU_THS_\(n)", readHasSideEffect: false) { v in
-                "DCRM=\(bit(v, 7)) THS=\(v & 0x7F) (\(Int(v & 0x7F) * 18) mg at ±2 g)"
-            },
-            RegisterDescription(address: base + 3, name: "FF_WU_DURATION_\(n)", readHasSideEffect: false) { v in
-                "\(v) (\(Int(v) * 10) ms at 100 Hz)"
-            },
-        ]
-    }
-
-    static func output(_ axis: String, _ address: UInt8) -> RegisterDescription {
-        RegisterDescription(address: address, name: "OUT_\(axis)", readHasSideEffect: false) { v in
-            let digits = Int(Int8(bitPattern: v))
-            return "\(digits) digits (\(fixed(Double(digits) * 0.018, 3)) g at ±2 g, \(fixed(Double(digits) * 0.072, 3)) g at ±8 g)"
+    /// One line per register, in address order. `values` holds what was
+    /// read; a register missing from it (its read has a side effect) is
+    /// listed but not read.
+    public static func lines(_ profile: ChipProfile, values: [UInt8: UInt8]) -> [String] {
+        let meaning = settings(profile, values: values)
+        return profile.registers.sorted { $0.address < $1.address }.map { register in
+            let name = register.name + String(repeating: " ", count: max(18 - register.name.count, 0))
+            guard let value = values[register.address] else {
+                return "\(hex(register.address))  \(name)  --    not read: reading it clears a latch or resets a filter"
+            }
+            var parts = register.fields.map { field in "\(field.name)=\(ChipProfile.Field(register.address, mask: field.mask).value(in: value))" }
+            if register.address == profile.whoAmIRegister {
+                let named = ChipProfile.candidates(whoAmI: value).map(\.name)
+                parts.append(named.isEmpty ? (ChipProfile.relatives[value] ?? "not a known part") : named.joined(separator: " or "))
+            }
+            if let note = meaning[register.address] { parts.append("· " + note) }
+            return "\(hex(register.address))  \(name)  \(hex(value))  \(parts.joined(separator: " "))"
         }
     }
 
-    /// Every register the datasheet defines, in address order.
-    public static let lis302dl: [RegisterDescription] = [
-        RegisterDescription(address: 0x0F, name: "WHO_AM_I", readHasSideEffect: false) { v in
-            v == 0x3B ? "LIS302DL/LIS331DL" : (ChipProfile.relatives[v] ?? "not a known part")
-        },
-        RegisterDescription(address: 0x20, name: "CTRL_REG1", readHasSideEffect: false) { v in
-            let axes = ["X", "Y", "Z"].enumerated().filter { v & (1 << UInt8($0.offset)) != 0 }.map(\.element).reversed()
-            return "DR=\(bit(v, 7) == 1 ? 400 : 100) Hz PD=\(bit(v, 6) == 1 ? "on" : "off (powered down)") FS=±\(bit(v, 5) == 1 ? 8 : 2)g STP=\(bit(v, 4)) STM=\(bit(v, 3)) \(axes.isEmpty ? "no axes" : axes.joined(separator: " ")) enabled"
-        },
-        RegisterDescription(address: 0x21, name: "CTRL_REG2", readHasSideEffect: false) { v in
-            let k = 8 << Int(v & 3)
-            return "SIM=\(bit(v, 7)) BOOT=\(bit(v, 6)) FDS=\(bit(v, 4))\(bit(v, 4) == 1 ? " (outputs high-passed!)" : "") HP_FF_WU2=\(bit(v, 3)) HP_FF_WU1=\(bit(v, 2)) HP_coeff=\(v & 3) (cut-off ODR/\(6 * k))"
-        },
-        RegisterDescription(address: 0x22, name: "CTRL_REG3", readHasSideEffect: false) { v in
-            let sources = ["GND", "FF_WU_1", "FF_WU_2", "FF_WU_1 or 2", "data ready", "?", "?", "click"]
-            return "IHL=\(bit(v, 7) == 1 ? "active low" : "active high") PP_OD=\(bit(v, 6) == 1 ? "open drain" : "push-pull") INT2=\(sources[Int(v >> 3 & 7)]) INT1=\(sources[Int(v & 7)])"
-        },
-        RegisterDescription(address: 0x23, name: "HP_FILTER_RESET", readHasSideEffect: true) { _ in "" },
-        RegisterDescription(address: 0x27, name: "STATUS_REG", readHasSideEffect: false) { v in
-            "ZYXOR=\(bit(v, 7)) ZOR=\(bit(v, 6)) YOR=\(bit(v, 5)) XOR=\(bit(v, 4)) ZYXDA=\(bit(v, 3)) ZDA=\(bit(v, 2)) YDA=\(bit(v, 1)) XDA=\(bit(v, 0))"
-        },
-        output("X", 0x29), output("Y", 0x2B), output("Z", 0x2D),
-    ] + freeFallUnit(1, base: 0x30) + freeFallUnit(2, base: 0x34) + [
-        RegisterDescription(address: 0x38, name: "CLICK_CFG", readHasSideEffect: false) { v in
-            "LIR=\(bit(v, 6)) double Z=\(bit(v, 5)) single Z=\(bit(v, 4)) double Y=\(bit(v, 3)) single Y=\(bit(v, 2)) double X=\(bit(v, 1)) single X=\(bit(v, 0))"
-        },
-        RegisterDescription(address: 0x39, name: "CLICK_SRC", readHasSideEffect: true) { _ in "" },
-        RegisterDescription(address: 0x3B, name: "CLICK_THSY_X", readHasSideEffect: false) { v in
-            "Y=\(v >> 4) X=\(v & 0xF) (0.5 g per step)"
-        },
-        RegisterDescription(address: 0x3C, name: "CLICK_THSZ", readHasSideEffect: false) { v in "Z=\(v & 0xF) (0.5 g per step)" },
-        RegisterDescription(address: 0x3D, name: "CLICK_TimeLimit", readHasSideEffect: false) { v in "\(fixed(Double(v) * 0.5, 1)) ms" },
-        RegisterDescription(address: 0x3E, name: "CLICK_Latency", readHasSideEffect: false) { v in "\(v) ms" },
-        RegisterDescription(address: 0x3F, name: "CLICK_Window", readHasSideEffect: false) { v in "\(v) ms" },
-    ]
+    /// Registers worth reading: all but those whose read changes the chip.
+    public static func readable(_ profile: ChipProfile) -> [UInt8] {
+        profile.registers.filter { $0.access != .readClears }.map(\.address)
+    }
 
-    /// Address ranges the datasheet reserves.
-    public static let reserved: [ClosedRange<UInt8>] = [0x00...0x0E, 0x10...0x1F, 0x24...0x26, 0x28...0x28, 0x2A...0x2A, 0x2C...0x2C, 0x2E...0x2F, 0x3A...0x3A]
+    /// What the range, rate, power and mode fields say, by register.
+    static func settings(_ profile: ChipProfile, values: [UInt8: UInt8]) -> [UInt8: String] {
+        func field(_ f: ChipProfile.Field) -> UInt8? { values[f.register].map(f.value) }
+        var notes: [UInt8: [String]] = [:]
+        let mode = profile.modes.first { $0.settings.allSatisfy { field($0.field) == $0.value } } ?? profile.modes[0]
+        if let code = field(profile.powerField), code == 0 {
+            notes[profile.powerField.register, default: []].append("powered down")
+        } else if let code = field(profile.rateField) {
+            let rate = mode.rates.first { $0.code == code }.map { "\($0.hertz) Hz" } ?? "reserved rate code \(code)"
+            notes[profile.rateField.register, default: []].append(rate + (profile.modes.count > 1 ? ", \(mode.name) mode (\(mode.resolutionBits)-bit)" : ""))
+        }
+        if let code = field(profile.rangeField) {
+            notes[profile.rangeField.register, default: []].append(profile.ranges.first { $0.code == code }.map { "±\($0.fullScale) g" } ?? "reserved range code \(code)")
+        }
+        if let test = profile.selfTest, let code = field(test.field), code != 0 {
+            notes[test.field.register, default: []].append("self-test actuator on")
+        }
+        for register in profile.registers {
+            if let fds = register.fields.first(where: { $0.name == "FDS" }), let value = values[register.address], value & fds.mask != 0 {
+                notes[register.address, default: []].append("outputs high-passed: they read about 0 g at rest")
+            }
+        }
+        // Each axis's value, on its high byte: left-justified, so the high
+        // and low bytes together shift down by 16 - resolution.
+        let fullScale = field(profile.rangeField).flatMap { code in profile.ranges.first { $0.code == code } }?.fullScale ?? profile.ranges[0].fullScale
+        if let sensitivity = profile.sensitivity(fullScale: fullScale, mode: mode) {
+            for (index, axis) in ["X", "Y", "Z"].enumerated() {
+                let high = profile.statusRegister + 2 + UInt8(2 * index)
+                guard let h = values[high] else { continue }
+                let word = Int16(bitPattern: UInt16(h) << 8 | UInt16(values[high - 1] ?? 0))
+                let digits = Int(word) >> (16 - mode.resolutionBits)
+                notes[high, default: []].append("\(axis) = \(digits) digits = \(fixed(Double(digits) * sensitivity, 3)) g at ±\(fullScale) g")
+            }
+        }
+        return notes.mapValues { $0.joined(separator: ", ") }
+    }
 }

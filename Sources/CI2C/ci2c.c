@@ -75,6 +75,20 @@ int ci2c_read_i2c_block(int fd, uint8_t command, uint8_t *buffer, uint8_t length
     return got;
 }
 
+int ci2c_write_read(int fd, uint8_t address, uint8_t command, uint8_t *buffer, uint16_t length) {
+    if (buffer == NULL || length == 0 || length > CI2C_TRANSFER_MAX || address > 0x7F) return -EINVAL;
+    struct i2c_msg messages[2] = {
+        { .addr = address, .flags = 0, .len = 1, .buf = &command },
+        { .addr = address, .flags = I2C_M_RD, .len = length, .buf = buffer },
+    };
+    struct i2c_rdwr_ioctl_data transfer = { .msgs = messages, .nmsgs = 2 };
+    /* The kernel returns the number of messages completed: anything but
+       both is a failed transfer, never half a FIFO taken as whole. */
+    int done = ioctl(fd, I2C_RDWR, &transfer);
+    if (done < 0) return -errno;
+    return done == 2 ? length : -EIO;
+}
+
 int ci2c_write_i2c_block(int fd, uint8_t command, const uint8_t *buffer, uint8_t length) {
     if (buffer == NULL || length == 0 || length > CI2C_BLOCK_MAX) return -EINVAL;
     errno = 0;

@@ -230,9 +230,9 @@ struct RecordCommand: ParsableCommand {
         if direct || chip.simulate != nil {
             let time = MonotonicTime()
             let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
-            guarded { try driver.configure(DeviceConfiguration()) }
+            guarded { try driver.configure(driver.defaultConfiguration()) }
             let start = time.seconds
-            trace.comments = ["source: accelctl record --direct from \(driver.bus.location)", "device: \(driver.profile.name), ±2 g, 100 Hz, g"]
+            trace.comments = ["source: accelctl record --direct from \(driver.bus.location)", "device: \(driver.describe()), g"]
             while time.seconds - start < seconds {
                 let reading = guarded { try driver.nextReading() }
                 trace.times.append(time.seconds - start)

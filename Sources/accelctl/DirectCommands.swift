@@ -12,8 +12,9 @@ struct ProbeCommand: ParsableCommand {
         commandName: "probe",
         abstract: "Find the chip: every I2C bus, the family's addresses, WHO_AM_I.",
         discussion: """
-            Tries 0x1c, 0x1d, 0x18 and 0x19 on each bus (or on --bus only), reads
-            WHO_AM_I where something answers, names the part, and ends with a
+            Tries 0x18, 0x19, 0x1c and 0x1d on each bus (or on --bus only), reads
+            WHO_AM_I where something answers, names the part (or the parts that
+            share that WHO_AM_I, of which --part must name one), and ends with a
             verdict and the next step. Exit 0 when a supported chip is found,
             68 when nothing answers.
             Example: accelctl probe --bus 1
@@ -48,11 +49,11 @@ struct ProbeCommand: ParsableCommand {
                 }
             }
         }
-        let model = chip.simulate.map { _ in guarded { try chip.openBus(time: time, socket: daemon.socket) } }
+        let model = chip.simulate.map { _ in guarded { try chip.openBus(time: time, socket: daemon.socket) as! ChipModel } }
         let findings = Probe.scan(buses: buses) { bus, address in
             if let model {
-                // The model sits at 0x1c; other addresses NACK, as on a real bus.
-                guard address == 0x1C else { throw BusError.noAnswer(path: bus, address: address) }
+                // The model sits at its part's first address; the others NACK.
+                guard address == model.profile.addresses[0] else { throw BusError.noAnswer(path: bus, address: address) }
                 return model
             }
             return try I2CBus(path: bus, address: address, force: chip.force, allowByteReads: true)
@@ -86,18 +87,13 @@ struct DumpCommand: ParsableCommand {
 
     func run() throws {
         let bus = guarded { try chip.openBus(time: MonotonicTime(), socket: daemon.socket) }
-        print("registers of the chip at \(bus.location)")
-        for register in RegisterMap.lis302dl {
-            let name = register.name + String(repeating: " ", count: max(18 - register.name.count, 0))
-            if register.readHasSideEffect {
-                print("\(hex(register.address))  \(name)  --    not read: reading it clears a latch or resets a filter")
-                continue
-            }
-            let value = guarded { try bus.readRegister(register.address) }
-            print("\(hex(register.address))  \(name)  \(hex(value))  \(register.decode(value))")
-        }
-        let reserved = RegisterMap.reserved.map { $0.count == 1 ? hex($0.lowerBound) : "\(hex($0.lowerBound))-\(hex($0.upperBound))" }
-        print("reserved (not read): " + reserved.joined(separator: ", "))
+        // The part decides the map: named, or the one WHO_AM_I names.
+        let profile = guarded { try Accelerometer.identify(bus, part: chip.profile) }
+        print("registers of the \(profile.name) at \(bus.location)")
+        var values: [UInt8: UInt8] = [:]
+        for address in RegisterMap.readable(profile) { values[address] = guarded { try bus.readRegister(address) } }
+        RegisterMap.lines(profile, values: values).forEach { print($0) }
+        print("other addresses are reserved on the \(profile.name) and were not read")
     }
 }
 
@@ -106,10 +102,14 @@ struct SelfTestCommand: ParsableCommand {
         commandName: "selftest",
         abstract: "The datasheet self-test: per-axis deflection against the limits, PASS or FAIL.",
         discussion: """
-            Configures the chip (±2 g, 100 Hz unless --range says otherwise), averages
-            the outputs, sets STP, averages again, and compares the difference with
-            X −32..−3, Y and Z +3..+32 digits. Exit 0 on PASS, 1 on FAIL. Keep the
-            board still while it runs (half a second).
+            Follows the part's own procedure under the conditions its limits were
+            published for (smallest range, 50 Hz or the nearest rate above, the
+            limits' mode): averages the outputs, turns the self-test actuator on,
+            averages again, and compares the difference per axis with the
+            datasheet's limits (LIS302DL: X −32..−3, Y and Z +3..+32 digits at
+            ±2 g; LIS3DH: 17..360 digits in normal mode). Exit 0 on PASS, 1 on
+            FAIL, 64 for a part without one (H3LIS331DL, LIS3DSH). Keep the board
+            still while it runs (about half a second).
             Example: accelctl selftest --bus 1
             """
     )
@@ -117,13 +117,10 @@ struct SelfTestCommand: ParsableCommand {
     @OptionGroup var chip: ChipOptions
     @OptionGroup var daemon: SocketOption
 
-    @Option(help: "Range to test at, g: 2 (published limits) or 8 (advisory).")
-    var range: Int = 2
-
     func run() throws {
         let time = MonotonicTime()
         let report = guarded {
-            try chip.withChip(time: time, socket: daemon.socket, DeviceConfiguration(range: range, rate: 100)) { try $0.selfTest() }
+            try chip.withChip(time: time, socket: daemon.socket) { try $0.selfTest() }
         }
         print(report.summary)
         if !report.passed { throw ExitCode(1) }
@@ -165,7 +162,7 @@ struct CalibrateCommand: ParsableCommand {
         let time = MonotonicTime()
         let matrix = guarded { try MountMatrix(parsing: mountMatrix) }
         let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
-        guarded { try driver.configure(DeviceConfiguration(range: 2, rate: 100)) }
+        guarded { try driver.configure(driver.defaultConfiguration()) }
         defer { try? driver.powerDown() }
         var procedure = SixPositionCalibration(mountMatrix: matrix, flat: flat)
         print(flat ? "put the board flat, +Z (faceUp) up, and keep it still"
@@ -222,7 +219,7 @@ struct RateCommand: ParsableCommand {
     @OptionGroup var chip: ChipOptions
     @OptionGroup var daemon: SocketOption
 
-    @Option(help: "Output data rate to measure at, Hz: 100 or 400.")
+    @Option(help: "Output data rate to measure at, Hz, from the part's table.")
     var rate: Int = 100
 
     @Option(help: "How long to measure.")
@@ -232,7 +229,7 @@ struct RateCommand: ParsableCommand {
         let time = MonotonicTime()
         var bar = ProgressBar("measuring")
         let report = guarded {
-            try chip.withChip(time: time, socket: daemon.socket, DeviceConfiguration(range: 2, rate: rate)) { driver in
+            try chip.withChip(time: time, socket: daemon.socket, rate: rate) { driver in
                 try RateMeter.measure(driver, time: time, seconds: seconds) { bar.show($0) }
             }
         }

@@ -12,8 +12,12 @@ struct ChipOptions: ParsableArguments {
     @Option(help: "I2C bus number: the N of /dev/i2c-N.")
     var bus: Int = 1
 
-    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c (SDO low) or 0x1d (SDO high).", valueName: "hex"))
-    var address: String = "0x1c"
+    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c (SDO low) or 0x1d (SDO high) on the LIS302DL, 0x18 or 0x19 on the LIS3DH and LIS331 parts. [default: the part's first, else 0x1c]", valueName: "hex"))
+    var address: String?
+
+    @Option(help: ArgumentHelp("The part on the board, which WHO_AM_I cannot always tell (0x32 and 0x33 are shared by parts with different scales); with --simulate, the part the chip model plays. [default: identify by WHO_AM_I; LIS302DL with --simulate]", valueName: "part"),
+            completion: .list(ChipProfile.partNames))
+    var part: String?
 
     @Flag(help: "Take the address even if a kernel driver has claimed it (I2C_SLAVE_FORCE).")
     var force = false
@@ -37,15 +41,22 @@ struct ChipOptions: ParsableArguments {
     var modelStuck: Axis?
 
     func validate() throws {
-        guard parseAddress(address) != nil else {
+        if let address, parseAddress(address) == nil {
             throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
         }
+        if let part, ChipProfile.named(part) == nil { throw ValidationError(DriverError.unknownPart(part).description) }
         for (name, text) in [("--model-offset", modelOffset), ("--model-gain", modelGain)] where text != nil {
             guard parseVector(text!) != nil else { throw ValidationError("\(name) \(text!) is not three numbers x,y,z") }
         }
     }
 
     var location: String { simulate.map { "chip model (\($0))" } ?? "/dev/i2c-\(bus)" }
+
+    /// The named part; with --simulate the model plays the LIS302DL unless told.
+    var profile: ChipProfile? { part.flatMap(ChipProfile.named) ?? (simulate != nil ? .lis302dl : nil) }
+
+    /// --address, else the named part's first address, else the LIS302DL's.
+    var resolvedAddress: UInt8 { address.flatMap(parseAddress) ?? profile?.addresses[0] ?? 0x1C }
 
     var imperfections: ChipModel.Imperfections {
         var imperfections = ChipModel.Imperfections()
@@ -60,7 +71,8 @@ struct ChipOptions: ParsableArguments {
     /// (it owns the chip).
     func openBus(time: TimeSource, socket: String) throws -> RegisterBus {
         if let simulate {
-            let model = ChipModel(motion: simulate == "none" ? MotionScript.rest() : try DeviceSource.motion(named: simulate),
+            let model = ChipModel(profile: profile ?? .lis302dl,
+                                  motion: simulate == "none" ? MotionScript.rest() : try DeviceSource.motion(named: simulate),
                                   time: time, imperfections: imperfections, location: location)
             model.present = simulate != "none"
             return model
@@ -68,19 +80,20 @@ struct ChipOptions: ParsableArguments {
         if (try? DaemonClient(path: socket)) != nil {
             throw ToolError.daemonOwnsChip(socket)
         }
-        return try I2CBus(bus: bus, address: parseAddress(address)!, force: force, allowByteReads: allowByteReads)
+        return try I2CBus(bus: bus, address: resolvedAddress, force: force, allowByteReads: allowByteReads)
     }
 
     func openDriver(time: TimeSource, socket: String) throws -> Accelerometer {
-        try Accelerometer(bus: try openBus(time: time, socket: socket), time: time)
+        try Accelerometer(bus: try openBus(time: time, socket: socket), time: time, part: profile)
     }
 
-    /// Opens the chip, configures it, runs `body`, and powers it down again
-    /// (a direct command leaves the chip as acceld would find it at start).
-    func withChip<T>(time: TimeSource, socket: String, _ configuration: DeviceConfiguration,
+    /// Opens the chip, configures it (its smallest range, at `rate`),
+    /// runs `body`, and powers it down again (a direct command leaves the
+    /// chip as acceld would find it at start).
+    func withChip<T>(time: TimeSource, socket: String, rate: Int? = nil,
                      _ body: (Accelerometer) throws -> T) throws -> T {
         let driver = try openDriver(time: time, socket: socket)
-        try driver.configure(configuration)
+        try driver.configure(driver.defaultConfiguration(rate: rate))
         defer { try? driver.powerDown() }
         return try body(driver)
     }

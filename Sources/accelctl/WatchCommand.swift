@@ -33,11 +33,11 @@ struct WatchCommand: ParsableCommand {
         if direct || chip.simulate != nil {
             let time = MonotonicTime()
             let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
-            guarded { try driver.configure(DeviceConfiguration()) }
+            guarded { try driver.configure(driver.defaultConfiguration()) }
             var pipeline = MotionPipeline()
             var seq: UInt64 = 0
             var events: [MotionEvent] = []
-            state.title = "\(driver.profile.name) at \(driver.bus.location) · ±2 g · 100 Hz (direct)"
+            state.title = "\(driver.describe()) (direct)"
             source = {
                 // Everything the chip made since the last screen.
                 while let reading = try? driver.read(), reading.status.contains(.dataReady) {

@@ -23,24 +23,42 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(MotionScript.names.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"))
     var simulate: String?
 
-    @Option(help: "Full scale in g: 2 or 8. [default: 2]")
+    @Option(help: ArgumentHelp("The part on the board, which WHO_AM_I cannot always tell (0x32 and 0x33 are shared by parts with different scales); with --simulate, the part the chip model plays. [default: identify by WHO_AM_I; LIS302DL with --simulate]", valueName: "part"),
+            completion: .list(ChipProfile.partNames))
+    var part: String?
+
+    @Option(help: "Full scale in g, from the part's table (LIS302DL: 2 or 8; LIS3DH: 2, 4, 8 or 16). [default: the part's smallest]")
     var range: Int?
 
-    @Option(help: "Output data rate in Hz: 100 or 400. [default: 100]")
+    @Option(help: "Output data rate in Hz, from the part's table (LIS302DL: 100 or 400; LIS3DH: 1 to 1344, 5376 in low-power). [default: 100]")
     var rate: Int?
+
+    @Option(help: ArgumentHelp("Power mode, where the part has several (LIS3DH: high-resolution, normal, low-power). [default: the part's first]", valueName: "mode"))
+    var mode: String?
 
     func validate() throws {
         if let address, parseAddress(address) == nil {
             throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
         }
+        if let part, ChipProfile.named(part) == nil {
+            throw ValidationError(DriverError.unknownPart(part).description)
+        }
     }
 
-    /// Applies the options given on the command line over `settings`.
-    func apply(to settings: inout DeviceSettings) {
+    /// Applies the options given on the command line over `settings`, then
+    /// checks range, rate and mode against the named part's table.
+    func apply(to settings: inout DeviceSettings) throws {
         if let bus { settings.bus = bus }
         if let address { settings.address = parseAddress(address)! }
+        if let part { settings.part = ChipProfile.named(part)!.name }
         if let range { settings.range = range }
         if let rate { settings.rate = rate }
+        if let mode { settings.mode = mode.lowercased() }
+        // A simulation plays the LIS302DL unless told otherwise.
+        if simulate != nil && settings.part == nil { settings.part = ChipProfile.lis302dl.name }
+        if let profile = settings.profile, let problem = settings.problem(on: profile) {
+            throw ValidationError(problem)
+        }
     }
 
     func source(_ settings: DeviceSettings) -> DeviceSource {
@@ -58,6 +76,7 @@ func exitWithError(_ error: Error) -> Never {
     case let e as Trace.FormatError: (e.description, 65)
     case let e as DeviceSource.MotionError: (e.description, 66)
     case let e as ConfigurationError: (e.description, 78)  // EX_CONFIG
+    case let e as ValidationError: (e.message, 64)         // EX_USAGE
     case let e as Daemon.StartError: (e.description, e.exitCode)
     case let e as Fault.ParseError: (e.description, 64)
     default: ("\(error)", 1)

@@ -23,11 +23,18 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A trace file, or a built-in motion (\(MotionScript.names.joined(separator: ", "))).", valueName: "trace"))
     var trace: String
 
-    @Option(help: "Output data rate of the simulated chip, Hz: 100 or 400. Default: the configuration's.")
+    @Option(help: ArgumentHelp("The part the chip model plays. Default: the configuration's, else LIS302DL.", valueName: "part"),
+            completion: .list(ChipProfile.partNames))
+    var part: String?
+
+    @Option(help: "Output data rate of the simulated chip, Hz, from the part's table. Default: the configuration's.")
     var rate: Int?
 
-    @Option(help: "Full scale of the simulated chip, g: 2 or 8. Default: the configuration's.")
+    @Option(help: "Full scale of the simulated chip, g, from the part's table. Default: the configuration's, else the part's smallest.")
     var range: Int?
+
+    @Option(help: ArgumentHelp("Power mode of the simulated chip, where the part has several. Default: the part's first.", valueName: "mode"))
+    var mode: String?
 
     @Option(help: ArgumentHelp("Configuration file with pipeline tunables (see docs/CONFIG.md).", valueName: "file"))
     var config: String?
@@ -44,8 +51,16 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             exitWithError(error)
         }
+        if let part {
+            guard let profile = ChipProfile.named(part) else { exitWithError(DriverError.unknownPart(part)) }
+            configuration.device.part = profile.name
+        }
         if let rate { configuration.device.rate = rate }
         if let range { configuration.device.range = range }
+        if let mode { configuration.device.mode = mode.lowercased() }
+        if let problem = configuration.device.problem(on: configuration.device.profile ?? .lis302dl) {
+            exitWithError(ValidationError(problem))
+        }
         let writer = LineWriter(fd: 1)
         do {
             try Replay(motion: motion, configuration: configuration).run(writingTo: writer, frames: !eventsOnly)

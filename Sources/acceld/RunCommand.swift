@@ -67,16 +67,17 @@ struct RunCommand: ParsableCommand {
         do {
             if let path { configuration = try Configuration(contentsOf: path) }
             faults = try self.faults.map(Fault.init(parsing:))
+            try device.apply(to: &configuration.device)
         } catch {
             exitWithError(error)
         }
-        device.apply(to: &configuration.device)
         if let socket { configuration.socket.path = socket }
         if let calibrationFile { configuration.daemon.calibrationFile = calibrationFile }
         if waitForDevice { configuration.daemon.waitForDevice = true }
         let source = device.source(configuration.device)
         if checkConfig {
-            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): \(source), ±\(configuration.device.range) g, \(configuration.device.rate) Hz, socket \(configuration.socket.path)")
+            let wanted = configuration.device.configuration
+            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): \(configuration.device.part ?? "the part WHO_AM_I names") on \(source), ±\(wanted.range) g, \(wanted.rate) Hz, socket \(configuration.socket.path)")
             return
         }
         var options = Daemon.Options(configuration: configuration, configurationPath: path, source: source)

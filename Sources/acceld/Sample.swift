@@ -29,16 +29,15 @@ struct Sample: ParsableCommand {
     func run() throws {
         let time = MonotonicTime()
         var settings = DeviceSettings()
-        device.apply(to: &settings)
         let accelerometer: Accelerometer
         do {
-            let bus = try device.source(settings).openBus(time: time)
-            accelerometer = try Accelerometer(bus: bus, time: time)
+            try device.apply(to: &settings)
+            accelerometer = try device.source(settings).openDriver(time: time, part: settings.profile)
             try accelerometer.configure(settings.configuration)
         } catch {
             exitWithError(error)
         }
-        print("# \(accelerometer.profile.name) at \(accelerometer.bus.location), ±\(settings.range) g, \(settings.rate) Hz")
+        print("# \(accelerometer.describe())")
         print("#        t   raw x   raw y   raw z        x g        y g        z g")
         let start = time.nanoseconds
         var count = 0

@@ -30,6 +30,7 @@ final class SamplerRig {
         sampler.output = { [unowned self] output in
             switch output {
             case .frame(let frame, _): frames.append(frame)
+            case .batch(let deliveries): frames += deliveries.map(\.frame)
             case .device(let event): deviceEvents.append(event)
             }
         }

@@ -81,8 +81,8 @@ struct AccelerometerTests {
         let driver = try Accelerometer(bus: model, time: time)
         let report = try driver.selfTest()
         #expect(report.passed)
-        #expect(report.axes.map(\.delta) == [-20, 20, 20])
-        #expect(!report.advisory)
+        #expect(report.axes.map(\.delta) == [-17, 17, 17])
+        #expect(report.mode == "normal" && report.range == 2)
         #expect(model.peek(0x20) == 0x47, "STP is cleared again")
     }
 
@@ -98,13 +98,13 @@ struct AccelerometerTests {
         #expect(report.summary.contains("stuck"))
     }
 
-    @Test("self-test at ±8 g is advisory with limits scaled by 1/4")
-    func selfTestAdvisory() throws {
-        let (driver, _, _) = try configuredDriver(range: 8)
+    @Test("self-test runs at the published conditions (±2 g) whatever the range, and restores it")
+    func selfTestConditions() throws {
+        let (driver, model, _) = try configuredDriver(range: 8, rate: 400)
         let report = try driver.selfTest()
-        #expect(report.advisory)
-        #expect(report.axes[0].limits == -8 ... -0.75)
-        #expect(report.passed)
+        #expect(report.range == 2 && report.passed)
+        #expect(report.axes[0].limits == -32 ... -3)
+        #expect(model.peek(0x20) == 0xE7, "±8 g at 400 Hz again")
     }
 
     @Test("calibration applies in the chip's axes before the mount matrix")
@@ -146,8 +146,10 @@ struct AccelerometerTests {
     func unsupportedSettings() throws {
         let (model, time) = stillModel()
         let driver = try Accelerometer(bus: model, time: time)
-        #expect(throws: DriverError.unsupportedRange(4, available: [2, 8])) { try driver.configure(DeviceConfiguration(range: 4)) }
-        #expect(throws: DriverError.unsupportedRate(50, available: [100, 400])) { try driver.configure(DeviceConfiguration(rate: 50)) }
+        #expect(throws: DriverError.unsupportedRange(4, part: "LIS302DL", available: [2, 8])) { try driver.configure(DeviceConfiguration(range: 4)) }
+        #expect(throws: DriverError.unsupportedRate(50, part: "LIS302DL", mode: "normal", available: [100, 400])) { try driver.configure(DeviceConfiguration(rate: 50)) }
+        #expect(DriverError.unsupportedRate(50, part: "LIS302DL", mode: "normal", available: [100, 400]).description
+                == "rate 50 Hz is not available on the LIS302DL in normal mode: choose one of 100 Hz, 400 Hz")
     }
 
     @Test("power-down clears PD and keeps the rest of CTRL_REG1")
@@ -170,29 +172,6 @@ struct AccelerometerTests {
         _ = try driver.read()
         model.dataReadyStuck = true
         #expect(throws: DriverError.noData(location: "chip model at 0x1c", waitedMilliseconds: 100)) { try driver.nextReading() }
-    }
-
-    @Test("the profile table takes a 16-bit 0x33-family part without new code")
-    func sixteenBitProfileShape() throws {
-        // LIS3DH-like entry: ODR in CTRL_REG1 b7:4, BDU and FS in CTRL_REG4.
-        let lis3dh = ChipProfile(
-            name: "LIS3DH", parts: ["LIS3DH"], whoAmI: 0x33, addresses: [0x18, 0x19],
-            whoAmIRegister: 0x0F, autoIncrement: 0x80, statusRegister: 0x27,
-            controlBaseline: [(0x20, 0x07), (0x23, 0x88)],
-            rangeField: .init(0x23, mask: 0x30), rateField: .init(0x20, mask: 0xF0),
-            powerField: .init(0x20, mask: 0xF0), selfTestField: .init(0x23, mask: 0x02), bootField: .init(0x24, mask: 0x80),
-            resolutionBits: 12,
-            ranges: [.init(fullScale: 2, code: 0, gPerDigit: 0.001), .init(fullScale: 8, code: 2, gPerDigit: 0.004)],
-            rates: [.init(hertz: 100, code: 5), .init(hertz: 400, code: 7)],
-            selfTestLimits: .init(x: 17...360, y: 17...360, z: 17...360), turnOnPeriods: 1, bootMilliseconds: 5)
-        let (model, time) = stillModel()
-        let driver = try Accelerometer(bus: model, time: time, profile: lis3dh)
-        let values = try driver.registerValues(for: DeviceConfiguration(range: 8, rate: 400))
-        #expect(values.map(\.register) == [0x20, 0x23])
-        #expect(values.map(\.value) == [0x77, 0xA8])
-        // 12-bit left-justified: -1000 mg = 0xC180 >> 4 = -1000 digits.
-        let reading = driver.decode([0x08, 0x00, 0x00, 0x10, 0x00, 0x80, 0xC1])
-        #expect(reading.counts == Counts(0, 1, -1000))
     }
 }
 

@@ -10,6 +10,7 @@ final class RecordingBus: RegisterBus {
     init(_ inner: RegisterBus) { self.inner = inner }
 
     var location: String { inner.location }
+    var maximumReadLength: Int { inner.maximumReadLength }
 
     func readRegister(_ subAddress: UInt8) throws -> UInt8 {
         if let value = readOverrides[subAddress & 0x7F] { return value }

@@ -12,38 +12,45 @@ import TestSupport
 
 @Suite("Register decoding for dump")
 struct RegisterMapTests {
-    func decode(_ name: String, _ value: UInt8) -> String {
-        RegisterMap.lis302dl.first { $0.name == name }!.decode(value)
+    func line(_ profile: ChipProfile, _ name: String, _ values: [UInt8: UInt8]) -> String {
+        RegisterMap.lines(profile, values: values).first { $0.contains(" \(name) ") }!
     }
 
-    @Test("CTRL_REG1 0x47 reads as the datasheet says")
-    func ctrl1() {
-        #expect(decode("CTRL_REG1", 0x47) == "DR=100 Hz PD=on FS=±2g STP=0 STM=0 Z Y X enabled")
-        #expect(decode("CTRL_REG1", 0xE7) == "DR=400 Hz PD=on FS=±8g STP=0 STM=0 Z Y X enabled")
-        #expect(decode("CTRL_REG1", 0x07).contains("PD=off (powered down)"))
-        #expect(decode("CTRL_REG1", 0x51).contains("STP=1") && decode("CTRL_REG1", 0x51).contains("X enabled"))
+    @Test("the LIS302DL's CTRL_REG1 0x47 and 0xE7 read as the datasheet says")
+    func lis302dlControl() {
+        #expect(line(.lis302dl, "CTRL_REG1", [0x20: 0x47]).hasSuffix("0x47  DR=0 PD=1 FS=0 STP=0 STM=0 Zen=1 Yen=1 Xen=1 · 100 Hz, ±2 g"))
+        #expect(line(.lis302dl, "CTRL_REG1", [0x20: 0xE7]).contains("· 400 Hz, ±8 g"))
+        #expect(line(.lis302dl, "CTRL_REG1", [0x20: 0x07]).contains("· powered down"))
+        #expect(line(.lis302dl, "CTRL_REG1", [0x20: 0x57]).contains("self-test actuator on"))
     }
 
-    @Test("outputs are two's complement, shown in digits and g at both ranges")
+    @Test("outputs are two's complement at the part's resolution, shown in digits and g")
     func outputs() {
-        #expect(decode("OUT_X", 0x80) == "-128 digits (-2.304 g at ±2 g, -9.216 g at ±8 g)")
-        #expect(decode("OUT_Z", 0x38) == "56 digits (1.008 g at ±2 g, 4.032 g at ±8 g)")
+        #expect(line(.lis302dl, "OUT_X", [0x20: 0x47, 0x29: 0x80]).contains("X = -128 digits = -2.304 g at ±2 g"))
+        #expect(line(.lis302dl, "OUT_Z", [0x20: 0x67, 0x2D: 0x38]).contains("Z = 56 digits = 4.032 g at ±8 g"))
+        // LIS3DH, high-resolution ±2 g: -1000 mg is 0xC180 left-justified.
+        let lis3dh: [UInt8: UInt8] = [0x20: 0x57, 0x23: 0x88, 0x2C: 0x80, 0x2D: 0xC1]
+        #expect(line(.lis3dh, "OUT_Z_H", lis3dh).contains("Z = -1000 digits = -1.000 g at ±2 g"))
+        #expect(line(.lis3dh, "CTRL_REG1", lis3dh).contains("· 100 Hz, high-resolution mode (12-bit)"))
+        #expect(line(.lis3dh, "CTRL_REG4", lis3dh).contains("BDU=1 BLE=0 FS=0 HR=1 ST=0 SIM=0 · ±2 g"))
     }
 
-    @Test("STATUS, CTRL_REG2's high-pass warning, WHO_AM_I of a relative")
+    @Test("STATUS, the high-pass warning, WHO_AM_I with every part that answers it")
     func others() {
-        #expect(decode("STATUS_REG", 0x88) == "ZYXOR=1 ZOR=0 YOR=0 XOR=0 ZYXDA=1 ZDA=0 YDA=0 XDA=0")
-        #expect(decode("CTRL_REG2", 0x10).contains("FDS=1 (outputs high-passed!)"))
-        #expect(decode("WHO_AM_I", 0x33).contains("LIS3DH"))
+        #expect(line(.lis302dl, "STATUS_REG", [0x27: 0x88]).hasSuffix("ZYXOR=1 ZOR=0 YOR=0 XOR=0 ZYXDA=1 ZDA=0 YDA=0 XDA=0"))
+        #expect(line(.lis302dl, "CTRL_REG2", [0x21: 0x10]).contains("outputs high-passed"))
+        #expect(line(.lis3dh, "WHO_AM_I", [0x0F: 0x33]).contains("LIS3DH or LIS2DH12"))
+        #expect(line(.lis331hh, "CTRL_REG4", [0x20: 0x27, 0x23: 0x90]).contains("±12 g"))
     }
 
-    @Test("every register the datasheet lists is described or reserved, none twice")
+    @Test("every part: each register once, in address order, and side-effect registers not read")
     func coverage() {
-        let described = Set(RegisterMap.lis302dl.map(\.address))
-        #expect(described.count == RegisterMap.lis302dl.count)
-        for address in UInt8(0)...0x3F {
-            let reserved = RegisterMap.reserved.contains { $0.contains(address) }
-            #expect(described.contains(address) != reserved, "\(hex(address))")
+        for profile in ChipProfile.supported {
+            let addresses = profile.registers.map(\.address)
+            #expect(Set(addresses).count == addresses.count, "\(profile.name)")
+            let lines = RegisterMap.lines(profile, values: [:])
+            #expect(lines.count == addresses.count)
+            #expect(!RegisterMap.readable(profile).contains { address in profile.register(at: address)?.access == .readClears })
         }
     }
 }
@@ -132,20 +139,41 @@ struct ProbeTests {
         #expect(verdict.text.contains("SDO strap"))
     }
 
-    @Test("a relative answering is named, and not taken for a supported part")
+    final class FakeChip: RegisterBus {
+        let whoAmI: UInt8
+        init(_ whoAmI: UInt8) { self.whoAmI = whoAmI }
+        var location: String { "fake" }
+        var maximumReadLength: Int { 32 }
+        func readRegister(_ subAddress: UInt8) throws -> UInt8 { whoAmI }
+        func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws {}
+        func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {}
+    }
+
+    @Test("a relative this build does not drive is named, and not taken for a supported part")
     func relative() {
-        final class LIS3DH: RegisterBus {
-            var location: String { "fake" }
-            func readRegister(_ subAddress: UInt8) throws -> UInt8 { 0x33 }
-            func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws {}
-            func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {}
-        }
         let findings = Probe.scan(buses: ["/dev/i2c-1"]) { bus, address in
             guard address == 0x18 else { throw BusError.noAnswer(path: bus, address: address) }
-            return LIS3DH()
+            return FakeChip(0x44)
         }
-        #expect(findings.count == 1 && findings[0].part == nil && findings[0].note?.contains("LIS3DH") == true)
+        #expect(findings.count == 1 && findings[0].part == nil && findings[0].note?.contains("LIS2DW12") == true)
         #expect(Probe.verdict(findings, buses: ["/dev/i2c-1"]) { _, _ in "" }.found == false)
+    }
+
+    @Test("a shared WHO_AM_I names every candidate and asks for --part; two chips on one bus are both found")
+    func sharedWhoAmI() {
+        let findings = Probe.scan(buses: ["/dev/i2c-1"]) { bus, address in
+            switch address {
+            case 0x18: return FakeChip(0x33)
+            case 0x1C: return FakeChip(0x3B)
+            default: throw BusError.noAnswer(path: bus, address: address)
+            }
+        }
+        #expect(findings.map(\.part) == ["LIS3DH or LIS2DH12", "LIS302DL/LIS331DL"])
+        #expect(findings[0].note?.contains("--part") == true)
+        let verdict = Probe.verdict(findings, buses: ["/dev/i2c-1"]) { _, address in "accelctl selftest --address \(hex(address))" }
+        #expect(verdict.found)
+        #expect(verdict.text.contains("LIS3DH or LIS2DH12 at 0x18 on /dev/i2c-1: run accelctl selftest --address 0x18 --part LIS3DH|LIS2DH12"))
+        #expect(verdict.text.contains("LIS302DL/LIS331DL at 0x1c"))
     }
 }
 

@@ -15,6 +15,9 @@ extern "C" {
 
 /// Largest payload of an SMBus/I2C block transfer (I2C_SMBUS_BLOCK_MAX).
 #define CI2C_BLOCK_MAX 32
+/// Largest read of one plain I2C transfer we issue (the kernel caps a
+/// message at 8192 bytes; the biggest FIFO we read is 192).
+#define CI2C_TRANSFER_MAX 4096
 
 /// Adapter capabilities, as reported by I2C_FUNCS, reduced to what we use.
 typedef struct {
@@ -43,6 +46,12 @@ int ci2c_write_byte_data(int fd, uint8_t reg, uint8_t value);
 /// I2C block read (write `command`, repeated start, read `length` bytes).
 /// length must be 1..32. Returns the number of bytes read or -errno.
 int ci2c_read_i2c_block(int fd, uint8_t command, uint8_t *buffer, uint8_t length);
+/// One plain I2C combined transfer (I2C_RDWR): write `command` to
+/// `address`, repeated start, read `length` bytes (1..CI2C_TRANSFER_MAX).
+/// Needs I2C_FUNC_I2C. Unlike the SMBus calls it is not limited to 32
+/// bytes: a LIS3DH's whole FIFO (192 bytes) comes in one transfer.
+/// Returns the number of bytes read or -errno.
+int ci2c_write_read(int fd, uint8_t address, uint8_t command, uint8_t *buffer, uint16_t length);
 /// I2C block write of 1..32 bytes after `command`. Returns 0 or -errno.
 int ci2c_write_i2c_block(int fd, uint8_t command, const uint8_t *buffer, uint8_t length);
 
