@@ -34,17 +34,17 @@ public struct DeviceSettings: Sendable, Equatable {
         DeviceConfiguration(range: range ?? profile?.ranges[0].fullScale ?? 2, rate: rate, mode: mode)
     }
 
-    /// Why the named part cannot run this configuration, or nil.
-    public func problem(on profile: ChipProfile) -> String? {
+    /// Which setting the named part cannot run, and why; nil when it can.
+    public func problem(on profile: ChipProfile) -> (key: String, reason: String)? {
         let wanted = configuration
         guard let mode = profile.mode(named: wanted.mode) else {
-            return "mode '\(wanted.mode ?? "")' is not a mode of the \(profile.name): choose one of " + profile.modes.map(\.name).joined(separator: ", ")
+            return ("mode", "'\(wanted.mode ?? "")' is not a mode of the \(profile.name): choose one of " + profile.modes.map(\.name).joined(separator: ", "))
         }
         if profile.range(fullScale: wanted.range) == nil {
-            return "range \(wanted.range) is not available on the \(profile.name): choose one of " + profile.ranges.map { String($0.fullScale) }.joined(separator: ", ")
+            return ("range", "±\(wanted.range) g is not available on the \(profile.name): choose one of " + profile.ranges.map { String($0.fullScale) }.joined(separator: ", "))
         }
         if !mode.rates.contains(where: { $0.hertz == wanted.rate }) {
-            return "rate \(wanted.rate) is not available on the \(profile.name) in \(mode.name) mode: choose one of " + mode.rates.map { String($0.hertz) }.joined(separator: ", ")
+            return ("rate", "\(wanted.rate) Hz is not available on the \(profile.name) in \(mode.name) mode: choose one of " + mode.rates.map { String($0.hertz) }.joined(separator: ", "))
         }
         return nil
     }
@@ -250,8 +250,7 @@ extension Configuration {
         }
         // Range, rate and mode against the named part's own table, at the
         // line that asked for what it lacks.
-        if let profile = device.profile, let reason = device.problem(on: profile) {
-            let culprit = ["mode", "range", "rate", "part"].first { reason.hasPrefix($0) } ?? "part"
+        if let profile = device.profile, let (culprit, reason) = device.problem(on: profile) {
             throw ConfigurationError(source: source, line: seen["[device] \(culprit)"] ?? seen["[device] part"] ?? 0,
                                      message: "[device] \(culprit): \(reason)")
         }

@@ -99,6 +99,9 @@ public final class Sampler: @unchecked Sendable {
     private var failure: (since: UInt64, delay: UInt64, announced: Bool)?
     private var stalledAnnounced = false
     private var timer: DispatchSourceTimer?
+    /// The part whose scales clients were told: another part answering at
+    /// the address later is refused, never served with these scales.
+    private var servedPart: String?
     private var collector: ((Vector3) -> Bool)?
     /// FIFO reads land here (kept to avoid an allocation per read).
     private var fifoSamples: [Counts] = []
@@ -124,6 +127,7 @@ public final class Sampler: @unchecked Sendable {
         let driver = try connect()
         try driver.configure(configuration)
         self.driver = driver
+        servedPart = driver.profile.name
         lastPoll = time.nanoseconds
     }
 
@@ -360,7 +364,9 @@ public final class Sampler: @unchecked Sendable {
         let silent = Double(now) - (lastInstant ?? Double(lastPoll))
         if emptyStreak >= 4 && silent > 3 * period {
             // A chip reset by a power glitch is powered down: no data, ever.
+            // (Or another part now answers there: never configure that one.)
             if try !driver!.configurationIsIntact() {
+                try driver!.verifyIdentity()
                 try reconfigure(.reconfigured, "the chip had lost its configuration (power glitch?) and was configured again")
                 return 0
             }
@@ -397,6 +403,16 @@ public final class Sampler: @unchecked Sendable {
         if let busError = error as? BusError, !busError.isTransient {
             driver = nil  // reopen from scratch (an adapter that went away)
         }
+        if case DriverError.wrongPart = error {
+            // Said at once, and sampling stays suspended until the part
+            // clients were told about answers again.
+            if failure?.announced != true {
+                logger.error("\(error)")
+                output(.device(DeviceEvent(state: .wrongPart, message: "\(error)")))
+            }
+            failure = (failure?.since ?? now, 250_000_000, true)
+            return 250_000_000
+        }
         guard var failure else {
             // First failure: retry at once; one glitch is not worth a message.
             self.failure = (now, 10_000_000, false)
@@ -417,10 +433,17 @@ public final class Sampler: @unchecked Sendable {
         do {
             if driver == nil {
                 let fresh = try connect()
+                if let servedPart, fresh.profile.name != servedPart {
+                    let expected = ChipProfile.named(servedPart)!.whoAmI
+                    throw DriverError.wrongPart(location: fresh.bus.location, part: servedPart, expected: expected,
+                                                found: try fresh.bus.readRegister(0x0F))
+                }
                 fresh.calibration = calibration
                 fresh.mountMatrix = mountMatrix
                 driver = fresh
             }
+            // The chip may have been swapped while it did not answer.
+            try driver!.verifyIdentity()
             if try !driver!.configurationIsIntact() {
                 try driver!.configure(configuration)
                 counters.reconfigurations += 1

@@ -56,8 +56,8 @@ struct DeviceOptions: ParsableArguments {
         if let mode { settings.mode = mode.lowercased() }
         // A simulation plays the LIS302DL unless told otherwise.
         if simulate != nil && settings.part == nil { settings.part = ChipProfile.lis302dl.name }
-        if let profile = settings.profile, let problem = settings.problem(on: profile) {
-            throw ValidationError(problem)
+        if let profile = settings.profile, let (key, reason) = settings.problem(on: profile) {
+            throw ValidationError("--\(key): \(reason)")
         }
     }
 

@@ -58,8 +58,8 @@ struct ReplayCommand: ParsableCommand {
         if let rate { configuration.device.rate = rate }
         if let range { configuration.device.range = range }
         if let mode { configuration.device.mode = mode.lowercased() }
-        if let problem = configuration.device.problem(on: configuration.device.profile ?? .lis302dl) {
-            exitWithError(ValidationError(problem))
+        if let (key, reason) = configuration.device.problem(on: configuration.device.profile ?? .lis302dl) {
+            exitWithError(ValidationError("--\(key): \(reason)"))
         }
         let writer = LineWriter(fd: 1)
         do {

@@ -135,10 +135,11 @@ struct AccelerometerTests {
     func unknownChip() throws {
         let (model, time) = stillModel()
         let bus = RecordingBus(model)
-        bus.readOverrides[0x0F] = 0x33
+        bus.readOverrides[0x0F] = 0x44
         let error = #expect(throws: DriverError.self) { try Accelerometer(bus: bus, time: time) }
-        #expect(error?.description.contains("0x33") == true)
-        #expect(error?.description.contains("LIS3DH") == true)
+        #expect(error?.description.contains("0x44") == true)
+        #expect(error?.description.contains("LIS2DW12") == true)
+        #expect(error?.description.contains("LIS3DH/LIS2DH12 with 0x33") == true, "the message lists what is driven")
         #expect(error?.exitCode == 65)
     }
 
