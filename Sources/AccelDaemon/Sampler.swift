@@ -97,6 +97,8 @@ public final class Sampler: @unchecked Sendable {
     /// time even without an overrun flag.
     private var resynchronise = false
     private var failure: (since: UInt64, delay: UInt64, announced: Bool)?
+    /// A wrong part was announced during this failure.
+    private var wrongPartAnnounced = false
     private var stalledAnnounced = false
     private var timer: DispatchSourceTimer?
     /// The part whose scales clients were told: another part answering at
@@ -278,19 +280,32 @@ public final class Sampler: @unchecked Sendable {
     /// a period so that the brackets "newest sample made before this read"
     /// average out to the chip's real phase in the fit.
     private func stepFIFO(_ now: UInt64) throws -> UInt64 {
+        guard let newest = try drainFIFO(now) else { return UInt64(period) }
+        fifoWakes += 1
+        // Next: when the watermark's worth has been made, plus a dither of
+        // up to a period (golden-ratio steps cover it evenly).
+        let dither = (Double(fifoWakes) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1) * period
+        let watermark = driver!.fifoWatermark
+        let due = fit.isUsable ? fit.instant(of: newest + UInt64(watermark)) : Double(now) + Double(watermark) * period
+        return UInt64(max(due + margin + dither - Double(now), period))
+    }
+
+    /// Reads and publishes every sample the FIFO holds; returns the newest
+    /// one's sequence number, or nil when there was none.
+    private func drainFIFO(_ now: UInt64) throws -> UInt64? {
         let driver = driver!
         let status: Accelerometer.FIFOStatus
         do { status = try driver.readFIFOStatus() } catch let error as Accelerometer.FIFOStatusError {
             // A glitched FIFO_SRC: nothing is published from it; read again soon.
             counters.busErrors += 1
             logger.warning("\(error)")
-            return UInt64(period)
+            return nil
         }
         let after = time.nanoseconds
         guard status.level > 0 else {
             pollWasEmpty = true
             _ = try handleEmpty(now)
-            return UInt64(period)
+            return nil
         }
         try driver.readFIFO(count: status.level, into: &fifoSamples)
         emptyStreak = 0
@@ -322,12 +337,7 @@ public final class Sampler: @unchecked Sendable {
             deliveries.append(Delivery(frame: frame, events: events))
         }
         output(.batch(deliveries))
-        fifoWakes += 1
-        // Next: when the watermark's worth has been made, plus a dither of
-        // up to a period (golden-ratio steps cover it evenly).
-        let dither = (Double(fifoWakes) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1) * period
-        let due = fit.isUsable ? fit.instant(of: newest + UInt64(driver.fifoWatermark)) : Double(now) + Double(driver.fifoWatermark) * period
-        return UInt64(max(due + margin + dither - Double(now), period))
+        return newest
     }
 
     /// The FIFO watermark for a latency of `milliseconds` (nil: samples
@@ -351,6 +361,8 @@ public final class Sampler: @unchecked Sendable {
         guard let driver else { return 0 }
         let watermark = Sampler.watermark(latency: milliseconds, rate: configuration.rate, profile: driver.profile)
         guard watermark != configuration.fifoWatermark else { return watermark }
+        // Leaving the FIFO empties it: publish what it holds first.
+        if watermark == 0 && failure == nil { _ = try drainFIFO(time.nanoseconds) }
         configuration.fifoWatermark = watermark
         try driver.setFIFOWatermark(watermark)
         // Whatever the mode, the next read places its samples by the clock.
@@ -406,7 +418,8 @@ public final class Sampler: @unchecked Sendable {
         if case DriverError.wrongPart = error {
             // Said at once, and sampling stays suspended until the part
             // clients were told about answers again.
-            if failure?.announced != true {
+            if !wrongPartAnnounced {
+                wrongPartAnnounced = true
                 logger.error("\(error)")
                 output(.device(DeviceEvent(state: .wrongPart, message: "\(error)")))
             }
@@ -459,6 +472,7 @@ public final class Sampler: @unchecked Sendable {
             output(.device(DeviceEvent(state: .back, message: "the chip answers again after \(fixed(seconds, 3)) s")))
         }
         failure = nil
+        wrongPartAnnounced = false
         resynchronise = true
         // Read in phase, `margin` after a sample is due, where "the newest
         // sample" is unambiguous (the chip ran on meanwhile).

@@ -315,9 +315,15 @@ public final class ChipModel: RegisterBus {
             ignoredWrites.append((register, value))
             return
         }
-        let wasOn = poweredUp, oldRate = rateHertz, oldMode = mode.name
+        let wasOn = poweredUp, oldRate = rateHertz, oldMode = mode.name, wasStreaming = fifoStreaming
         registers[Int(register)] = value
         derive()
+        if fifoStreaming != wasStreaming {
+            // Samples made and never read: those queued (bypass empties the
+            // FIFO), or the one waiting in the output registers.
+            counters.samplesLost += wasStreaming ? fifo.count : (registers[Int(profile.statusRegister)] & 0x08 != 0 ? 1 : 0)
+            registers[Int(profile.statusRegister)] = 0
+        }
         if poweredUp && (!wasOn || rateHertz != oldRate || mode.name != oldMode) {
             // Power-up, a new rate or a new mode: a new phase, and the
             // turn-on time of invalid data.

@@ -19,13 +19,18 @@ final class SamplerRig {
     var frames: [Frame] = []
     var deviceEvents: [DeviceEvent] = []
 
-    init(rate: Int = 100, rateError: Double = 0, motion: any MotionSource = MotionScript.rest()) throws {
+    /// Wakes of the sampler (steps), for the FIFO's wake-up figures.
+    var steps = 0
+
+    init(rate: Int = 100, rateError: Double = 0, motion: any MotionSource = MotionScript.rest(),
+         part: ChipProfile = .lis302dl, bus: ((ChipModel) -> RegisterBus)? = nil) throws {
         var imperfections = ChipModel.Imperfections()
         imperfections.rateError = rateError
-        let model = ChipModel(motion: motion, time: time, imperfections: imperfections)
+        let model = ChipModel(profile: part, motion: motion, time: time, imperfections: imperfections)
         let time = self.time
         self.model = model
-        sampler = Sampler(connect: { try Accelerometer(bus: model, time: time) },
+        let wired = bus?(model) ?? model
+        sampler = Sampler(connect: { try Accelerometer(bus: wired, time: time, part: part) },
                           configuration: DeviceConfiguration(range: 2, rate: rate), settings: MotionSettings(), time: time)
         sampler.output = { [unowned self] output in
             switch output {
@@ -47,10 +52,16 @@ final class SamplerRig {
                 pending = nil
             }
             time.sleep(nanoseconds: max(sampler.step(), 1000))
+            steps += 1
         }
     }
 
     var gaps: Int { zip(frames.dropFirst(), frames).map { Int($0.seq - $1.seq) - 1 }.reduce(0, +) }
+
+    /// Samples the chip lost before the first published one, which no
+    /// sequence number can show (the one the FIFO missed as it started).
+    var lostBeforeStart = 0
+    var lost: Int { model.counters.samplesLost - lostBeforeStart }
 }
 
 @Suite("Sampler")
@@ -164,5 +175,163 @@ struct SamplerTests {
         rig.run(seconds: 1)
         #expect(abs(rig.frames.count - before - 400) <= 3)
         #expect(rig.deviceEvents.map(\.state) == [.configured])
+    }
+}
+
+/// A bus that fails the next long read (a FIFO transfer cut short by the
+/// adapter), once, when armed.
+final class FlakyBus: RegisterBus {
+    let inner: ChipModel
+    var failNextLongRead = false
+    init(_ inner: ChipModel) { self.inner = inner }
+    var location: String { inner.location }
+    var maximumReadLength: Int { inner.maximumReadLength }
+    func readRegister(_ subAddress: UInt8) throws -> UInt8 { try inner.readRegister(subAddress) }
+    func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws { try inner.writeRegister(subAddress, value) }
+    func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        if failNextLongRead && buffer.count > 7 {
+            failNextLongRead = false
+            throw BusError.transfer(path: location, operation: "\(buffer.count)-byte read", errno: EIO)
+        }
+        try inner.readBlock(from: subAddress, into: buffer)
+    }
+}
+
+@Suite("Sampler with a FIFO")
+struct FIFOSamplerTests {
+    func rig(rate: Int = 400, latency: Double? = 50, rateError: Double = 0,
+             bus: ((ChipModel) -> RegisterBus)? = nil) throws -> SamplerRig {
+        let rig = try SamplerRig(rate: rate, rateError: rateError, part: .lis3dh, bus: bus)
+        try rig.sampler.allowLatency(milliseconds: latency)
+        rig.lostBeforeStart = rig.lost
+        return rig
+    }
+
+    @Test("the watermark follows the latency, leaving room in the FIFO; no FIFO without a latency or on a LIS302DL")
+    func watermarkChoice() {
+        #expect(Sampler.watermark(latency: 50, rate: 400, profile: .lis3dh) == 18)
+        #expect(Sampler.watermark(latency: 1000, rate: 400, profile: .lis3dh) == 28)
+        #expect(Sampler.watermark(latency: 1000, rate: 1344, profile: .lis3dh) == 18, "10 ms of room at 1344 Hz")
+        #expect(Sampler.watermark(latency: 5, rate: 400, profile: .lis3dh) == 0, "too short to batch")
+        #expect(Sampler.watermark(latency: nil, rate: 400, profile: .lis3dh) == 0)
+        #expect(Sampler.watermark(latency: 50, rate: 400, profile: .lis302dl) == 0)
+    }
+
+    @Test("streaming at 400 and 1344 Hz with a clock 5 % off: every sample once, in order, about one wake per watermark",
+          arguments: [(400, 0.05), (400, -0.05), (1344, 0.03)] as [(Int, Double)])
+    func everySampleOnce(rate: Int, rateError: Double) throws {
+        let rig = try rig(rate: rate, rateError: rateError)
+        rig.run(seconds: 20)
+        let watermark = rig.sampler.configuration.fifoWatermark
+        #expect(watermark > 1)
+        #expect(rig.gaps == 0 && rig.lost == 0)
+        #expect(zip(rig.frames.dropFirst(), rig.frames).allSatisfy { $0.seq == $1.seq + 1 })
+        let produced = rig.model.counters.samplesProduced
+        #expect(rig.frames.count >= produced - 32, "at most one FIFO's worth not yet read")
+        let wakesPerSample = Double(rig.steps) / Double(rig.frames.count)
+        #expect(wakesPerSample < 1.3 / Double(watermark), "\(rig.steps) wakes for \(rig.frames.count) samples, watermark \(watermark)")
+    }
+
+    @Test("timestamps come from the fitted chip clock, to within a quarter period")
+    func timestamps() throws {
+        let rig = try rig(rateError: 0.04)
+        rig.run(seconds: 20)
+        let real = Double(rig.model.periodNanoseconds) / 1e9
+        // The model made sample k at k real periods from power-up. The
+        // first valid one (k = 7, the LIS3DH's turn-on) came before the FIFO
+        // was on, so seq 0 is the first the FIFO caught: find its k.
+        let first = Double((rig.frames[0].t / real).rounded())
+        var worst = 0.0
+        for frame in rig.frames.dropFirst(400) { worst = max(worst, abs(frame.t - (Double(frame.seq) + first) * real)) }
+        #expect(worst < 0.25 * real, "worst timestamp error \(worst * 1000) ms")
+    }
+
+    @Test("a stall longer than the FIFO holds: the sequence skips by exactly what the chip overwrote")
+    func overrunCounted() throws {
+        let rig = try rig()
+        rig.run(seconds: 5)
+        rig.time.sleep(nanoseconds: 250_000_000)  // 100 samples made, 32 kept
+        rig.run(seconds: 2)
+        #expect(rig.lost > 60)
+        #expect(rig.gaps == rig.lost)
+        #expect(rig.sampler.counters.lost == rig.lost)
+        #expect(rig.sampler.counters.overruns == 1)
+        #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count, "no sample twice")
+    }
+
+    @Test("a FIFO transfer cut short by the bus is a fault: recovered, nothing published twice, the gap exact")
+    func shortTransfer() throws {
+        var flaky: FlakyBus?
+        let rig = try rig(bus: { model in
+            flaky = FlakyBus(model)
+            return flaky!
+        })
+        rig.run(seconds: 3, at: 2) { flaky!.failNextLongRead = true }
+        #expect(rig.sampler.counters.busErrors == 1)
+        #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count, "no sample twice")
+        #expect(rig.gaps == rig.lost)
+        #expect(rig.frames.last!.t > 2.9)
+    }
+
+    @Test("an impossible FIFO_SRC is counted as a fault and nothing is published from it")
+    func impossibleStatus() throws {
+        let rig = try rig()
+        rig.run(seconds: 2)
+        rig.model.fifoSourceOverride = 0x3F  // EMPTY with 31 samples
+        let published = rig.sampler.counters.published
+        rig.run(seconds: 0.1)
+        #expect(rig.sampler.counters.published == published)
+        #expect(rig.sampler.counters.busErrors > 0)
+        rig.model.fifoSourceOverride = nil
+        rig.run(seconds: 2)
+        #expect(rig.gaps == rig.lost)
+        #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count)
+    }
+
+    @Test("switching between FIFO and sample-by-sample keeps the sequence exact", arguments: [[50.0, nil, 100.0, nil]] as [[Double?]])
+    func switching(latencies: [Double?]) throws {
+        let rig = try rig(latency: nil)
+        for latency in latencies {
+            rig.run(seconds: 2)
+            try rig.sampler.allowLatency(milliseconds: latency)
+        }
+        rig.run(seconds: 2)
+        #expect(rig.gaps == rig.lost)
+        #expect(rig.gaps <= 2, "a switch costs at most a sample: \(rig.gaps)")
+        #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count)
+    }
+
+    @Test("a different part answering after an outage is refused, not served with the old scales")
+    func swappedPart() throws {
+        final class SwappableBus: RegisterBus {
+            var current: ChipModel
+            init(_ model: ChipModel) { current = model }
+            var location: String { current.location }
+            var maximumReadLength: Int { current.maximumReadLength }
+            func readRegister(_ subAddress: UInt8) throws -> UInt8 { try current.readRegister(subAddress) }
+            func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws { try current.writeRegister(subAddress, value) }
+            func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws { try current.readBlock(from: subAddress, into: buffer) }
+        }
+        var swappable: SwappableBus?
+        let rig = try SamplerRig(rate: 100, part: .lis302dl, bus: { model in
+            swappable = SwappableBus(model)
+            return swappable!
+        })
+        rig.run(seconds: 1)
+        let original = swappable!.current
+        original.present = false
+        rig.run(seconds: 0.5)
+        swappable!.current = ChipModel(profile: .lis3dsh, time: rig.time)
+        rig.run(seconds: 1)
+        let published = rig.frames.count
+        rig.run(seconds: 1)
+        #expect(rig.frames.count == published, "nothing is served from the other part")
+        #expect(rig.deviceEvents.map(\.state).contains(.wrongPart))
+        #expect(rig.deviceEvents.last!.message.contains("answered WHO_AM_I 0x3f, but the configured part LIS302DL answers 0x3b"))
+        original.present = true
+        swappable!.current = original
+        rig.run(seconds: 1)
+        #expect(rig.frames.count > published + 50, "served again once the right part is back")
+        #expect(rig.deviceEvents.last!.state == .back)
     }
 }
