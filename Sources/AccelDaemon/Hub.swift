@@ -29,11 +29,20 @@ struct DeviceInfo: Sendable {
         self.location = location
         self.range = configuration.range
         self.rate = configuration.rate
+        self.mode = configuration.mode ?? "unknown"
+        self.resolution = 0
+        self.state = state
+        update(configuration, profile: profile)
+    }
+
+    /// Range, rate, mode and FIFO as now configured.
+    mutating func update(_ configuration: DeviceConfiguration, profile: ChipProfile?) {
+        range = configuration.range
+        rate = configuration.rate
         let mode = profile?.mode(named: configuration.mode)
         self.mode = mode?.name ?? configuration.mode ?? "unknown"
-        self.resolution = mode?.resolutionBits ?? 0
-        self.fifo = profile?.fifo == nil ? nil : configuration.fifoWatermark
-        self.state = state
+        resolution = mode?.resolutionBits ?? 0
+        fifo = profile?.fifo == nil ? nil : configuration.fifoWatermark
     }
 
     func json(class name: String = "device") -> String {
@@ -439,8 +448,7 @@ final class Hub: @unchecked Sendable {
                         reply(line.line, session)
                         return
                     }
-                    device = DeviceInfo(chip: device.chip, location: device.location, configuration: applied,
-                                        profile: ChipProfile.named(device.chip), state: device.state)
+                    device.update(applied, profile: ChipProfile.named(device.chip))
                     for each in sessions.values { each.decimate(for: Double(wanted.rate)) }
                     var line = JSONLine(class: "device")
                     device.fill(&line)

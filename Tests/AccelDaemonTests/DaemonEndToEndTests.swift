@@ -380,10 +380,10 @@ struct DaemonEndToEndTests {
         #expect(good.status == 0)
         #expect(good.stdout.contains("configuration OK"))
         let scratch = scratchDirectory()
-        try "[device]\nrate = 300\n".write(toFile: scratch + "/bad.conf", atomically: true, encoding: .utf8)
+        try "[device]\npart = LIS302DL\nrate = 1000\n".write(toFile: scratch + "/bad.conf", atomically: true, encoding: .utf8)
         let bad = try acceld(["--check-config", "--config", scratch + "/bad.conf"])
         #expect(bad.status == 78)
-        #expect(bad.stderr.contains("bad.conf:2: [device] rate: 300 is not one of 100, 400"))
+        #expect(bad.stderr.contains("bad.conf:3: [device] rate: 1000 Hz is not available on the LIS302DL in normal mode: choose one of 100, 400"))
     }
 
     @Test("SIGHUP reloads the pipeline's tunables without dropping clients; configure changes them too")

@@ -59,7 +59,7 @@ struct ReplayCommandTests {
     func badRate() throws {
         let result = try acceld(["replay", "rest", "--rate", "200"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("rate 200 Hz is not available on this chip: choose one of 100 Hz, 400 Hz"))
+        #expect(result.stderr.contains("--rate: 200 Hz is not available on the LIS302DL in normal mode: choose one of 100, 400"))
     }
 }
 

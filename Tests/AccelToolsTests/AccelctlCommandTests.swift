@@ -18,38 +18,70 @@ struct AccelctlDirectTests {
         let result = try accelctl(["probe", "--simulate", "rest"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("0x1c: WHO_AM_I 0x3b: LIS302DL/LIS331DL"))
-        #expect(result.stdout.contains("found LIS302DL at 0x1c on chip model (rest): run accelctl selftest"))
+        #expect(result.stdout.contains("found LIS302DL/LIS331DL at 0x1c on chip model (rest): run accelctl selftest"))
+    }
+
+    @Test("probe names a LIS3DH at 0x18 among the parts sharing its WHO_AM_I, and says how to choose")
+    func probeLIS3DH() throws {
+        let result = try accelctl(["probe", "--simulate", "rest", "--part", "LIS3DH"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("0x18: WHO_AM_I 0x33: LIS3DH or LIS2DH12: these parts share WHO_AM_I 0x33 at different scales: name yours with --part"))
+        #expect(result.stdout.contains("--part LIS3DH|LIS2DH12"))
     }
 
     @Test("probe on an empty bus says nothing answered, with exit 68")
     func probeEmpty() throws {
         let result = try accelctl(["probe", "--simulate", "none"])
         #expect(result.status == 68)
-        #expect(result.stdout.contains("nothing answered at 0x1c, 0x1d, 0x18, 0x19"))
+        #expect(result.stdout.contains("nothing answered at 0x18, 0x19, 0x1c, 0x1d"))
     }
 
     @Test("dump lists every register with its value and decoded fields")
     func dump() throws {
         let result = try accelctl(["dump", "--simulate", "rest"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("0x0f  WHO_AM_I            0x3b  LIS302DL/LIS331DL"))
-        #expect(result.stdout.contains("0x20  CTRL_REG1           0x07  DR=100 Hz PD=off (powered down) FS=±2g"))
+        #expect(result.stdout.contains("registers of the LIS302DL at chip model (rest)"))
+        #expect(result.stdout.contains("0x0f  WHO_AM_I            0x3b  LIS302DL"))
+        #expect(result.stdout.contains("0x20  CTRL_REG1           0x07  DR=0 PD=0 FS=0 STP=0 STM=0 Zen=1 Yen=1 Xen=1 · powered down, ±2 g"))
         #expect(result.stdout.contains("0x23  HP_FILTER_RESET     --    not read"))
-        #expect(result.stdout.contains("reserved (not read): 0x00-0x0e"))
         for name in ["CTRL_REG2", "CTRL_REG3", "STATUS_REG", "OUT_X", "OUT_Y", "OUT_Z", "FF_WU_CFG_1", "FF_WU_THS_2", "CLICK_CFG", "CLICK_Window"] {
             #expect(result.stdout.contains(name))
         }
+    }
+
+    @Test("dump decodes each part's own map by name", arguments: [
+        ("LIS3DH", ["0x0f  WHO_AM_I            0x33  LIS3DH or LIS2DH12", "CTRL_REG4", "FIFO_CTRL_REG", "FIFO_SRC_REG", "0x39  CLICK_SRC           --    not read"]),
+        ("LIS331HH", ["0x0f  WHO_AM_I            0x32  LIS331DLH or LIS331HH or H3LIS331DL", "0x20  CTRL_REG1           0x07  PM=0 DR=0 Zen=1 Yen=1 Xen=1 · powered down", "0x23  CTRL_REG4           0x00  BDU=0 BLE=0 FS=0 STsign=0 ST=0 SIM=0 · ±6 g"]),
+        ("LIS3DSH", ["0x0f  WHO_AM_I            0x3f  LIS3DSH", "CTRL_REG6", "ADD_INC=0", "INFO1"]),
+    ])
+    func dumpParts(part: String, lines: [String]) throws {
+        let result = try accelctl(["dump", "--simulate", "rest", "--part", part])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("registers of the \(part)"))
+        for line in lines { #expect(result.stdout.contains(line), "\(line)\n\(result.stdout)") }
     }
 
     @Test("selftest passes on a healthy chip (exit 0) and fails on a stuck axis (exit 1) saying why")
     func selftest() throws {
         let good = try accelctl(["selftest", "--simulate", "rest"])
         #expect(good.status == 0)
-        #expect(good.stdout.contains("self-test at ±2 g: PASS"))
+        #expect(good.stdout.contains("LIS302DL self-test at ±2 g, normal mode: PASS"))
         let broken = try accelctl(["selftest", "--simulate", "rest", "--model-stuck", "x"])
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("X: FAIL"))
         #expect(broken.stdout.contains("the axis is stuck"))
+    }
+
+    @Test("selftest follows each part's procedure; a part without one exits 64 saying so", arguments: [
+        ("LIS3DH", 0, "LIS3DH self-test at ±2 g, normal mode: PASS"),
+        ("LIS331DLH", 0, "LIS331DLH self-test at ±2 g, normal mode: PASS"),
+        ("LIS331HH", 0, "LIS331HH self-test at ±6 g, normal mode: PASS"),
+        ("H3LIS331DL", 64, "the H3LIS331DL has no self-test with published limits"),
+    ] as [(String, Int32, String)])
+    func selftestParts(part: String, status: Int32, text: String) throws {
+        let result = try accelctl(["selftest", "--simulate", "rest", "--part", part])
+        #expect(result.status == status)
+        #expect((result.stdout + result.stderr).contains(text), "\(result.stdout)\(result.stderr)")
     }
 
     @Test("calibrate, turned through the six faces, recovers the model's offsets within 5 mg and scales within 1 %")

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelDriver
+import Foundation
+import Testing
+import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// CLOCK_MONOTONIC in seconds: the clock frames' `t` is on.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// The device as a new client's hello describes it.
+func deviceInHello(_ daemon: DaemonProcess) throws -> [String: Any]? {
+    try LineClient(path: daemon.socketPath).readMessage()?["device"] as? [String: Any]
+}
+
+@Suite("Parts and the FIFO, end to end", .serialized)
+struct PartEndToEndTests {
+    @Test("acceld --simulate --part LIS3DH: hello names the part, its mode and resolution")
+    func helloNamesThePart() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--part", "LIS3DH", "--rate", "400", "--mode", "normal"])
+        let client = try LineClient(path: daemon.socketPath)
+        let hello = try #require(client.readMessage())
+        let device = try #require(hello["device"] as? [String: Any])
+        #expect(device["chip"] as? String == "LIS3DH")
+        #expect(device["mode"] as? String == "normal" && device["resolution"] as? Int == 10)
+        #expect(device["range"] as? Int == 2 && device["rate"] as? Int == 400)
+        #expect(device["fifo"] as? Int == 0, "no client asked for latency")
+        _ = client.request(#"{"class":"watch","streams":["frames"]}"#)
+        let frame = try #require(client.next("frame"))
+        let acc = try #require(frame["acc"] as? [Double])
+        #expect(abs(acc[2] - 1) < 0.05, "1 g at rest through the 10-bit path: \(acc)")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test("a client's latency turns the FIFO on; frames come in batches, in order; a client without one turns it off")
+    func latencyBatches() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--part", "LIS3DH", "--rate", "400"])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        let ack = try #require(client.request(#"{"class":"watch","streams":["frames","device"],"latency":50}"#))
+        #expect(ack["latency"] as? Double == 50)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try deviceInHello(daemon)?["fifo"] as? Int == 18, "50 ms at 400 Hz: 18 samples")
+        // Frames arrive in bursts: their age on arrival spreads over the
+        // watermark's span instead of staying under a period.
+        var seqs: [Int] = [], ages: [Double] = []
+        let end = Date().addingTimeInterval(2)
+        while Date() < end {
+            guard let message = client.readMessage(timeout: 1), message["class"] as? String == "frame" else { continue }
+            seqs.append(message["seq"] as! Int)
+            ages.append(monotonicSeconds() - (message["t"] as! Double))
+        }
+        #expect(seqs.count > 600)
+        #expect(gaps(in: seqs) <= daemonLost(daemon.socketPath), "in order, every sample")
+        let sorted = ages.sorted()
+        #expect(sorted[sorted.count / 2] > 0.01, "batched: median age \(sorted[sorted.count / 2] * 1000) ms")
+        // A second client that allows no latency: samples one by one again.
+        let eager = try LineClient(path: daemon.socketPath)
+        _ = eager.readMessage()
+        _ = eager.request(#"{"class":"watch","streams":["frames"]}"#)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try deviceInHello(daemon)?["fifo"] as? Int == 0)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test("a range, rate or mode the part lacks stops acceld with the part's valid values (exit 64)", arguments: [
+        (["--part", "LIS331HH", "--range", "8"], "--range: ±8 g is not available on the LIS331HH: choose one of 6, 12, 24"),
+        (["--part", "LIS3DH", "--rate", "5376"], "--rate: 5376 Hz is not available on the LIS3DH in high-resolution mode: choose one of 1, 10, 25, 50, 100, 200, 400, 1344"),
+        (["--part", "LIS302DL", "--mode", "low-power"], "--mode: 'low-power' is not a mode of the LIS302DL: choose one of normal"),
+        (["--part", "LIS3DHX"], "'LIS3DHX' is not a part this acceld drives: choose one of LIS302DL"),
+    ])
+    func badSettings(arguments: [String], message: String) throws {
+        let result = try run(acceldBinary, ["--simulate", "rest", "--socket", scratchDirectory() + "/s.sock"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("acceld sample and replay take --part: the LIS331HH's 12-bit path, the LIS3DH's low-power mode")
+    func sampleAndReplay() throws {
+        let sample = try run(acceldBinary, ["sample", "--simulate", "rest", "--part", "LIS331HH", "--seconds", "0.2", "--every", "1"])
+        #expect(sample.status == 0)
+        #expect(sample.stdout.contains("# LIS331HH at chip model (rest), ±6 g, 100 Hz, normal mode (12-bit)"))
+        #expect(sample.stdout.contains(" 333      1.000") || sample.stdout.contains("333"), "1 g is 333 digits at 3 mg")
+        let replay = try run(acceldBinary, ["replay", "tour", "--part", "LIS3DH", "--mode", "low-power", "--rate", "400", "--events-only"])
+        #expect(replay.status == 0)
+        #expect(replay.stdout.contains(#""orientation":"portrait""#))
+    }
+}
