@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Benchmarks that print figures (docs/PERFORMANCE.md has the numbers and
 # what they mean). Release build. BENCH_SECONDS sets each live run's length
-# (default 60).
+# (default 60). `scripts/bench.sh fifo` runs only the FIFO comparison
+# (FIFO_SECONDS, default 600, per run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -14,24 +15,38 @@ bench="stdbuf -oL .build/release/accel-bench"
 seconds=${BENCH_SECONDS:-60}
 
 echo "== $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)"
+
+live() {  # rate clients [client-rate] [part] [latency-ms] [seconds]
+    local scratch socket pid
+    scratch=$(mktemp -d)
+    socket=$scratch/acceld.sock
+    .build/release/acceld --simulate demo --rate "$1" ${4:+--part "$4"} --socket "$socket" --calibration-file "$scratch/c.json" \
+        --config <(printf '[socket]\nmax-clients = 256\n') 2> "$scratch/log" &
+    pid=$!
+    for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
+    echo "== live: acceld${4:+ as a $4} at $1 Hz on the chip model, $2 clients watching everything${3:+ at $3 Hz}${5:+, allowing $5 ms}, ${6:-$seconds} s"
+    $bench load --socket "$socket" --clients "$2" ${3:+--rate "$3"} ${5:+--latency "$5"} --seconds "${6:-$seconds}" --pid "$pid"
+    kill -TERM "$pid"; wait "$pid" || true
+    rm -rf "$scratch"
+}
+
+# The FIFO against sample by sample, in alternating runs (docs/PERFORMANCE.md):
+# 16 full-rate clients that allow 50 ms, on a LIS302DL (no FIFO: the latency
+# changes nothing) and a LIS3DH (FIFO, watermark 18); then a LIS3DH at
+# 1344 Hz with one client.
+fifo() {
+    local long=${FIFO_SECONDS:-600}
+    live 400 16 "" LIS302DL 50 "$long"
+    live 400 16 "" LIS3DH 50 "$long"
+    live 1344 1 "" LIS3DH 50 "$long"
+}
+if [ "${1:-}" = fifo ]; then fifo; exit 0; fi
+
 $bench pipeline
 $bench replay --minutes 10
 $bench bus --seconds 10 --rate 400
 $bench bus --seconds 10 --rate 100
 
-live() {  # rate clients client-rate
-    local scratch socket pid
-    scratch=$(mktemp -d)
-    socket=$scratch/acceld.sock
-    .build/release/acceld --simulate demo --rate "$1" --socket "$socket" --calibration-file "$scratch/c.json" \
-        --config <(printf '[socket]\nmax-clients = 256\n') 2> "$scratch/log" &
-    pid=$!
-    for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
-    echo "== live: acceld at $1 Hz on the chip model, $2 clients watching everything${3:+ at $3 Hz}, ${seconds} s"
-    $bench load --socket "$socket" --clients "$2" ${3:+--rate "$3"} --seconds "$seconds" --pid "$pid"
-    kill -TERM "$pid"; wait "$pid" || true
-    rm -rf "$scratch"
-}
 # The floor under the live figures: the design's timing and 16 plain
 # writes a tick, with no chip, pipeline or JSON; and a plain thread instead
 # of the DispatchSourceTimer, for comparison.
@@ -41,3 +56,4 @@ $bench floor --seconds 30 --clients 16 --thread
 live 400 16
 live 400 64 50
 live 100 16
+FIFO_SECONDS=$seconds fifo

@@ -23,6 +23,9 @@ struct Load: ParsableCommand {
     @Option(help: "Frame rate each client asks for, Hz (default: the chip's).")
     var rate: Double?
 
+    @Option(help: "Latency each client allows, ms: with a FIFO part, the daemon batches samples (default: none).")
+    var latency: Double?
+
     @Option(help: "Seconds to measure.")
     var seconds = 60.0
 
@@ -57,7 +60,7 @@ struct Load: ParsableCommand {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard ok == 0 else { close(fd); return nil }
-        let request = "{\"class\":\"watch\",\"streams\":[\"frames\",\"events\",\"device\"]\(rate.map { ",\"rate\":\($0)" } ?? "")}\n"
+        let request = "{\"class\":\"watch\",\"streams\":[\"frames\",\"events\",\"device\"]\(rate.map { ",\"rate\":\($0)" } ?? "")\(latency.map { ",\"latency\":\($0)" } ?? "")}\n"
         _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         return fd
     }
@@ -88,6 +91,26 @@ struct Load: ParsableCommand {
         return (kb("VmRSS:"), kb("VmHWM:"), fds)
     }
 
+    /// The daemon's counters, from a `status` request on a connection of its own.
+    func counters() -> (wakes: Double, lost: Double, published: Double)? {
+        guard let fd = connectClient() else { return nil }
+        defer { close(fd) }
+        _ = "{\"class\":\"unwatch\"}\n{\"class\":\"status\"}\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var text: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let deadline = now() + 5
+        while now() < deadline {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { return nil }
+            text += chunk[0..<n]
+            if let line = text.split(separator: 0x0A).first(where: { $0.firstRange(of: Array("\"class\":\"status\"".utf8)) != nil }),
+               let wakes = Load.number(Array("\"wakes\":".utf8), in: line), let lost = Load.number(Array("\"lost\":".utf8), in: line),
+               let published = Load.number(Array("\"published\":".utf8), in: line) {
+                return (wakes, lost, published)
+            }
+        }
+        return nil
+    }
+
     func run() throws {
         var pool: [Client] = (0..<clients).compactMap { _ in connectClient().map { Client(fd: $0) } }
         guard pool.count == clients else { throw ValidationError("could only connect \(pool.count) of \(clients) clients to \(socket)") }
@@ -95,6 +118,7 @@ struct Load: ParsableCommand {
         latencies.reserveCapacity(Int(seconds * 400) * clients)
         let seqKey = Array("\"seq\":".utf8), tKey = Array("\"t\":".utf8), droppedKey = Array("\"class\":\"dropped\"".utf8)
         let helloKey = Array("\"class\":\"hello\"".utf8), watchKey = Array("\"class\":\"watch\"".utf8), rateKey = Array("\"rate\":".utf8)
+        let countersStart = counters()
         let start = now()
         let cpuStart = pid.flatMap(cpuSeconds)
         let memoryStart = pid.map(memory)
@@ -148,10 +172,14 @@ struct Load: ParsableCommand {
             }
         }
         let elapsed = now() - start
+        let countersEnd = counters()
         latencies.sort()
         func percentile(_ p: Double) -> Double { latencies.isEmpty ? .nan : latencies[min(Int(Double(latencies.count) * p), latencies.count - 1)] * 1000 }
         let frames = pool.map(\.frames).reduce(0, +), gaps = pool.map(\.gaps).reduce(0, +), dropped = pool.map(\.dropped).reduce(0, +)
-        print("load: \(clients) clients at \(rate.map { "\(fixed($0, 0)) Hz" } ?? "full rate") for \(fixed(elapsed, 0)) s: \(frames) frames (\(fixed(Double(frames) / elapsed / Double(clients), 1)) per client per second)")
+        print("load: \(clients) clients at \(rate.map { "\(fixed($0, 0)) Hz" } ?? "full rate")\(latency.map { ", latency \(fixed($0, 0)) ms" } ?? "") for \(fixed(elapsed, 0)) s: \(frames) frames (\(fixed(Double(frames) / elapsed / Double(clients), 1)) per client per second)")
+        if let a = countersStart, let b = countersEnd {
+            print("  sampler: \(fixed((b.wakes - a.wakes) / elapsed, 1)) wake-ups a second for \(fixed((b.published - a.published) / elapsed, 1)) samples a second; samples the daemon lost: \(Int(b.lost - a.lost))")
+        }
         print("  frames missed (gaps in sequence numbers, per client, summed): \(gaps); dropped notices: \(dropped)")
         print("  latency from sampling instant to receipt: p50 \(fixed(percentile(0.5), 3)) ms, p99 \(fixed(percentile(0.99), 3)) ms, max \(fixed(latencies.last.map { $0 * 1000 } ?? .nan, 3)) ms")
         if let pid, let cpuStart, let cpuEnd = cpuSeconds(pid) {

@@ -360,6 +360,7 @@ final class Hub: @unchecked Sendable {
         c.add("busErrors", counters.busErrors)
         c.add("recoveries", counters.recoveries)
         c.add("reconfigurations", counters.reconfigurations)
+        c.add("wakes", counters.wakes)
         line.addRaw("counters", c.line)
         var d = JSONLine()
         device.fill(&d)

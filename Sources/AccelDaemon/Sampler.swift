@@ -65,6 +65,9 @@ public final class Sampler: @unchecked Sendable {
         public var recoveries = 0
         /// Times the chip was found reset and configured again.
         public var reconfigurations = 0
+        /// Times the sampler woke to read the chip: about one per sample
+        /// read one by one, one per watermark with the FIFO.
+        public var wakes = 0
     }
 
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
@@ -162,6 +165,7 @@ public final class Sampler: @unchecked Sendable {
     public func step() -> UInt64 {
         let now = time.nanoseconds
         lastStep = now
+        counters.wakes += 1
         if failure != nil || driver == nil { return recover(now) }
         do {
             if driver!.fifoWatermark > 0 { return try stepFIFO(now) }
