@@ -6,6 +6,8 @@
 # (FIFO_SECONDS, default 600, per run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+only=${1:-}
+set --  # setup.sh takes extra packages from the arguments
 source scripts/setup.sh
 
 echo "bench: building release" >&2
@@ -40,7 +42,7 @@ fifo() {
     live 400 16 "" LIS3DH 50 "$long"
     live 1344 1 "" LIS3DH 50 "$long"
 }
-if [ "${1:-}" = fifo ]; then fifo; exit 0; fi
+if [ "$only" = fifo ]; then fifo; exit 0; fi
 
 $bench pipeline
 $bench replay --minutes 10

@@ -28,7 +28,10 @@ for binary in "$root"/usr/bin/* "$root"/usr/sbin/*; do
         cp -L "$library" "$root$library"
     done
 done
-for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c; do
+# The kernel's own drivers for both families, as peers: lis3lv02d for the
+# LIS302DL, st_accel (IIO) for the LIS3DH, in dependency order.
+for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c \
+              industrialio kfifo_buf industrialio-triggered-buffer st_sensors st_accel st_sensors_i2c st_accel_i2c; do
     cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
 done
 cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh "$root/"

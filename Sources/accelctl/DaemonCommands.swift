@@ -68,6 +68,9 @@ struct EventsCommand: ParsableCommand {
     @Option(help: "Frame rate in Hz, when frames are watched.")
     var rate: Double?
 
+    @Option(help: ArgumentHelp("How late frames may arrive, ms: on a part with a FIFO acceld then reads the chip in batches (protocol `latency`).", valueName: "ms"))
+    var latency: Double?
+
     @Flag(help: "One JSON message per line, exactly as acceld sent it.")
     var json = false
 
@@ -82,7 +85,8 @@ struct EventsCommand: ParsableCommand {
         let client = guarded { try daemon.connect() }
         let names = (chosen.isEmpty ? ["events", "device"] : chosen).map { JSONLine.quoted($0) }.joined(separator: ",")
         let rateField = rate.map { ",\"rate\":\($0)" } ?? ""
-        _ = guarded { try client.request("{\"class\":\"watch\",\"streams\":[\(names)]\(rateField)}") }
+        let latencyField = latency.map { ",\"latency\":\($0)" } ?? ""
+        _ = guarded { try client.request("{\"class\":\"watch\",\"streams\":[\(names)]\(rateField)\(latencyField)}") }
         var printed = 0
         let deadline = seconds.map { MonotonicTime.now() + UInt64($0 * 1e9) }
         while count.map({ printed < $0 }) ?? true {
