@@ -130,6 +130,7 @@ public final class Sampler: @unchecked Sendable {
     /// so the daemon can exit with its message and code.
     public func open() throws {
         let driver = try connect()
+        configuration.fifoWatermark = Sampler.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         try driver.configure(configuration)
         self.driver = driver
         servedPart = driver.profile.name
@@ -455,6 +456,7 @@ public final class Sampler: @unchecked Sendable {
                     throw DriverError.wrongPart(location: fresh.bus.location, part: servedPart, expected: expected,
                                                 found: try fresh.bus.readRegister(0x0F))
                 }
+                configuration.fifoWatermark = Sampler.watermark(latency: latency, rate: configuration.rate, profile: fresh.profile)
                 fresh.calibration = calibration
                 fresh.mountMatrix = mountMatrix
                 driver = fresh
