@@ -47,6 +47,8 @@ public final class Accelerometer {
         self.bus = bus
         self.time = time
         self.profile = try Accelerometer.identify(bus, part: part)
+        self.sensitivity = self.profile.sensitivity(fullScale: self.profile.ranges[0].fullScale, mode: self.profile.modes[0])!
+        self.resolutionBits = self.profile.modes[0].resolutionBits
         self.calibration = calibration
         self.mountMatrix = mountMatrix
         self.burst = [UInt8](repeating: 0, count: self.profile.burstLength)
@@ -112,6 +114,8 @@ public final class Accelerometer {
         }
         self.configuration = configuration
         activeMode = try mode(for: configuration)
+        sensitivity = profile.sensitivity(fullScale: configuration.range, mode: activeMode)!
+        resolutionBits = activeMode.resolutionBits
         time.sleep(nanoseconds: UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds)
     }
 
@@ -146,10 +150,12 @@ public final class Accelerometer {
     /// The mode the chip runs in (the part's first until configured).
     public private(set) lazy var activeMode: ChipProfile.Mode = profile.modes[0]
 
+    // Kept, not worked out per sample: both are read for every sample, and
+    // the table lookups behind them cost replay a third of its speed.
     /// g per digit at the configured range and mode.
-    public var sensitivity: Double {
-        profile.sensitivity(fullScale: configuration?.range ?? profile.ranges[0].fullScale, mode: activeMode)!
-    }
+    @exclusivity(unchecked) public private(set) var sensitivity: Double
+    /// Output bits per axis in the configured mode.
+    @exclusivity(unchecked) public private(set) var resolutionBits: Int
 
     /// "LIS3DH at /dev/i2c-1 at 0x18, ±2 g, 100 Hz, high-resolution mode (12-bit)".
     public func describe() -> String {
@@ -157,8 +163,6 @@ public final class Accelerometer {
         return "\(profile.name) at \(bus.location), \(range)\(activeMode.name) mode (\(resolutionBits)-bit)"
     }
 
-    /// Output bits per axis in the configured mode.
-    public var resolutionBits: Int { activeMode.resolutionBits }
 
     /// One output data period at the configured rate.
     public var outputPeriodNanoseconds: UInt64 {

@@ -222,6 +222,7 @@ public final class ChipModel: RegisterBus {
     private struct Derived {
         var poweredUp = false
         var mode: ChipProfile.Mode
+        var resolutionBits = 8
         var rateHertz = 0.0
         var gPerDigit = 0.0
         var fifoStreaming = false
@@ -240,6 +241,7 @@ public final class ChipModel: RegisterBus {
         let rateCode = field(profile.rateField), rangeCode = field(profile.rangeField)
         let range = profile.ranges.first { $0.code == rangeCode } ?? profile.ranges[0]
         derived.mode = mode
+        derived.resolutionBits = mode.resolutionBits
         derived.poweredUp = field(profile.powerField) != 0
         derived.rateHertz = Double(mode.rates.first { $0.code == rateCode }?.hertz ?? mode.rates[0].hertz)
         derived.gPerDigit = profile.sensitivity(fullScale: range.fullScale, mode: mode)!
@@ -364,7 +366,8 @@ public final class ChipModel: RegisterBus {
             // Only the last `depth` can survive; the rest are made and lost.
             let kept = min(fresh, spec.depth)
             for k in (fresh - kept + 1)...fresh {
-                let bytes = outputBytes(at: start + (previous + UInt64(k)) * period)
+                let words = outputWords(at: start + (previous + UInt64(k)) * period)
+                let bytes = [words.0, words.1, words.2].flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
                 if fifo.count == spec.depth {
                     fifo.removeFirst()
                     counters.samplesLost += 1
@@ -384,22 +387,23 @@ public final class ChipModel: RegisterBus {
         statusBits |= 0x08
         statusBits = statusBits & 0x70 != 0 ? statusBits | 0x80 : statusBits
         registers[Int(status)] = statusBits
-        let bytes = outputBytes(at: start + index * period)
-        for offset in 0..<ChipProfile.sampleBytes { registers[Int(status) + 1 + offset] = bytes[offset] }
+        let words = outputWords(at: start + index * period)
+        let first = Int(status) + 1
+        registers[first] = UInt8(words.0 & 0xFF); registers[first + 1] = UInt8(words.0 >> 8)
+        registers[first + 2] = UInt8(words.1 & 0xFF); registers[first + 3] = UInt8(words.1 >> 8)
+        registers[first + 4] = UInt8(words.2 & 0xFF); registers[first + 5] = UInt8(words.2 >> 8)
     }
 
-    /// The six output bytes of the sample made at `instant`.
-    private func outputBytes(at instant: UInt64) -> [UInt8] {
+    /// The three left-justified output words of the sample made at
+    /// `instant` (no allocation: replay makes millions of these).
+    private func outputWords(at instant: UInt64) -> (UInt16, UInt16, UInt16) {
         var digits = convert(motion.specificForce(at: motionTime(instant)))
-        for (axis, stuck) in imperfections.stuckOutputs { digits[axis] = Double(stuck) }
-        let shift = 16 - mode.resolutionBits
-        var bytes = [UInt8](repeating: 0, count: ChipProfile.sampleBytes)
-        for (index, axis) in Axis.allCases.enumerated() {
-            let word = UInt16(bitPattern: Int16(truncatingIfNeeded: Int(digits[axis]) << shift))
-            bytes[2 * index] = UInt8(word & 0xFF)
-            bytes[2 * index + 1] = UInt8(word >> 8)
+        if !imperfections.stuckOutputs.isEmpty {
+            for (axis, stuck) in imperfections.stuckOutputs { digits[axis] = Double(stuck) }
         }
-        return bytes
+        let shift = 16 - derived.resolutionBits
+        func word(_ value: Double) -> UInt16 { UInt16(bitPattern: Int16(truncatingIfNeeded: Int(value) << shift)) }
+        return (word(digits.x), word(digits.y), word(digits.z))
     }
 
     /// Specific force in g to output digits, as the chip does it.
@@ -424,7 +428,7 @@ public final class ChipModel: RegisterBus {
             let sigma = imperfections.noise / sensitivity
             chip += Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * sigma
         }
-        let limit = Double(1 << (mode.resolutionBits - 1))
+        let limit = Double(1 << (derived.resolutionBits - 1))
         func digit(_ v: Double) -> Double { min(max(v.rounded(), -limit), limit - 1) }
         return Vector3(digit(chip.x), digit(chip.y), digit(chip.z))
     }

@@ -18,7 +18,7 @@ echo "kernel $(uname -r); adapters: $(ls /dev/i2c-*)"
 # 1. probe finds the chip through CI2C, and reads I2C_FUNCS as the kernel reports them.
 out=$(accelctl probe --bus 0 --only-bus 2>&1); status=$?
 echo "$out"
-check "probe finds WHO_AM_I 0x3b at 0x1c on /dev/i2c-0" sh -c '[ '$status' = 0 ] && echo "$0" | grep -q "found LIS302DL at 0x1c on /dev/i2c-0"' "$out"
+check "probe finds WHO_AM_I 0x3b at 0x1c on /dev/i2c-0" sh -c '[ '$status' = 0 ] && echo "$0" | grep -q "found LIS302DL/LIS331DL at 0x1c on /dev/i2c-0"' "$out"
 funcs=$($I2CDETECT -F 0)
 echo "$funcs" | grep -E "I2C block read|SMBus Read Byte"
 kernel_block=$(echo "$funcs" | grep "I2C Block Read" | grep -q yes && echo yes || echo no)
@@ -136,8 +136,8 @@ for range in "2 1.000 -0.500 -2.048" "8 4.000 -2.000 -8.192"; do
     set -- $range
     out=$(acceld sample --bus 0 --address 0x18 --part LIS3DH --range $1 --seconds 0.1 --every 1 2>&1); status=$?
     echo "$out" | head -3
-    line=$(echo "$out" | grep -v '^#' | head -1)
-    check "acceld sample --part LIS3DH at ±$1 g: 1000/-500/-2048 digits as $2/$3/$4 g" sh -c '[ '$status' = 0 ] && echo "$0" | awk "{ exit !(\$2 == 1000 && \$3 == -500 && \$4 == -2048 && \$5 == \"$2\" && \$6 == \"$3\" && \$7 == \"$4\") }"' "$line"
+    got=$(echo "$out" | grep -v '^#' | head -1 | awk '{ print $2, $3, $4, $5, $6, $7 }')
+    check "acceld sample --part LIS3DH at ±$1 g: 1000/-500/-2048 digits as $2/$3/$4 g" [ "$status" = 0 -a "$got" = "1000 -500 -2048 $2 $3 $4" ]
 done
 c4=$($I2CGET -y 0 0x18 0x23)
 check "configure wrote CTRL_REG4 with BDU, FS = ±8 g and HR (0xa8), read back" [ "$c4" = 0xa8 ]
@@ -150,9 +150,14 @@ echo lis3dh 0x18 > /sys/bus/i2c/devices/i2c-0/new_device
 sleep 0.5
 iio=$(grep -l lis3dh /sys/bus/iio/devices/iio:device*/name 2>/dev/null | head -1 | xargs -r dirname)
 if [ -n "$iio" ]; then
-    scale=$(cat $iio/in_accel_scale)
-    kernel=$(for axis in x y z; do raw=$(cat $iio/in_accel_${axis}_raw); awk -v r=$raw -v s=$scale 'BEGIN { v = r * s / 9.80665 * 1000; printf "%d ", (v < 0 ? v - 0.5 : v + 0.5) }'; done)
-    echo "st_accel: scale $scale, mg: $kernel"
+    ls $iio | tr '\n' ' '; echo
+    # The scale is per axis (in_accel_x_scale) on this kernel, shared on others.
+    kernel=$(for axis in x y z; do
+        raw=$(cat $iio/in_accel_${axis}_raw); scale=$(cat $iio/in_accel_${axis}_scale 2>/dev/null || cat $iio/in_accel_scale)
+        echo "st_accel $axis: raw $raw x scale $scale" >&2
+        awk -v r=$raw -v s=$scale 'BEGIN { v = r * s / 9.80665 * 1000; printf "%d ", (v < 0 ? v - 0.5 : v + 0.5) }'
+    done)
+    echo "st_accel: mg: $kernel"
     echo 0x18 > /sys/bus/i2c/devices/i2c-0/delete_device
     # st_accel wrote its own configuration; seed the sample again.
     seed_lis3dh 0x80 0x3e 0xc0 0xe0 0x00 0x80
