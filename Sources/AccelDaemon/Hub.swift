@@ -310,7 +310,7 @@ final class Hub: @unchecked Sendable {
     }
 
     func publish(_ event: DeviceEvent) {
-        device.state = [.lost, .stalled, .wrongPart].contains(event.state) ? event.state.rawValue : "ok"
+        device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck].contains(event.state) ? event.state.rawValue : "ok"
         device.message = event.message
         var line = JSONLine(class: "device")
         device.fill(&line)
@@ -361,6 +361,7 @@ final class Hub: @unchecked Sendable {
         c.add("recoveries", counters.recoveries)
         c.add("reconfigurations", counters.reconfigurations)
         c.add("wakes", counters.wakes)
+        c.add("impossibleReady", counters.impossibleReady)
         line.addRaw("counters", c.line)
         var d = JSONLine()
         device.fill(&d)

@@ -36,6 +36,11 @@ public struct DeviceEvent: Sendable, Equatable {
         /// A different part answers at the address (WHO_AM_I changed):
         /// nothing is served until the right part is back.
         case wrongPart = "wrong-part"
+        /// The data-ready bit says "new" faster than the ODR allows (stuck
+        /// at 1): reads are paced by the timer at the ODR instead.
+        case dataReadyStuck = "data-ready-stuck"
+        /// The data-ready bit clears again: back to the phase lock.
+        case dataReadyBack = "data-ready-back"
     }
     public let state: State
     public let message: String
@@ -68,6 +73,9 @@ public final class Sampler: @unchecked Sendable {
         /// Times the sampler woke to read the chip: about one per sample
         /// read one by one, one per watermark with the FIFO.
         public var wakes = 0
+        /// Reads whose data-ready bit the chip's own clock rules out (set
+        /// sooner than the next sample can have been made): not published.
+        public var impossibleReady = 0
     }
 
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
@@ -104,6 +112,12 @@ public final class Sampler: @unchecked Sendable {
     private var wrongPartAnnounced = false
     private var stalledAnnounced = false
     private var timer: DispatchSourceTimer?
+    /// Data-ready is stuck at 1: reads are paced at the fitted ODR, each
+    /// publishes at most the one sample the chip's clock says is new.
+    private var paced = false
+    /// When the last impossible data-ready reads came (ns).
+    private var impossibleTimes: [UInt64] = []
+    private var pacedReads = 0
     /// The part whose scales clients were told: another part answering at
     /// the address later is refused, never served with these scales.
     private var servedPart: String?
@@ -178,12 +192,59 @@ public final class Sampler: @unchecked Sendable {
             }
             emptyStreak = 0
             stalledAnnounced = false
+            if let delay = rejectImpossible(reading, now) { return delay }
             let instant = publish(reading, at: now)
             pollWasEmpty = false
-            return schedule(after: instant, now: now)
+            return paced ? pacedDelay(now) : schedule(after: instant, now: now)
         } catch {
             return handleFailure(error, now)
         }
+    }
+
+    // MARK: Data-ready that cannot be true
+
+    /// Never a sample that was not made: a read whose data-ready bit is set
+    /// before the chip's fitted clock says the next sample can exist (more
+    /// than a quarter period early; the probes legitimately find data a
+    /// little early when the phase estimate is late) is not published.
+    /// Three of them within two seconds mean the bit is stuck at 1: reads
+    /// are then paced at the fitted ODR, and each publishes only when the
+    /// clock says a new sample was made. Returns the delay to the next read
+    /// when this one is rejected, nil to publish it.
+    private func rejectImpossible(_ reading: Reading, _ now: UInt64) -> UInt64? {
+        guard fit.count >= 8, !resynchronise, !reading.status.contains(.overrun) else { return nil }
+        let due = fit.instant(of: seq)
+        let early = due - Double(now)
+        if paced {
+            // Every 40th paced read comes half a period early: a working
+            // bit reads 0 there (handled as an empty read, which ends the
+            // pacing); a stuck one is rejected like any early read.
+            guard early > 0 else { return nil }
+            counters.impossibleReady += 1
+            return pacedDelay(now)
+        }
+        guard early > 0.25 * period else { return nil }
+        counters.impossibleReady += 1
+        probing = false
+        probeLead = nil
+        impossibleTimes = (impossibleTimes + [now]).suffix(3)
+        if impossibleTimes.count == 3 && now - impossibleTimes[0] < 2_000_000_000 {
+            paced = true
+            pacedReads = 0
+            let message = "the chip's data-ready bit says new data \(counters.impossibleReady) times sooner than its \(configuration.rate) Hz allow (stuck at 1, as on i2c-stub): reading it once a period by the clock instead, so that every published sample is a sample the chip made; if this is real hardware, power-cycle it"
+            logger.warning("\(message)")
+            output(.device(DeviceEvent(state: .dataReadyStuck, message: message)))
+        }
+        return UInt64(max(due + margin - Double(now), period / 10))
+    }
+
+    /// The next paced read: just after the next sample is due, and every
+    /// 40th half a period before it, to see whether the bit works again.
+    private func pacedDelay(_ now: UInt64) -> UInt64 {
+        pacedReads += 1
+        let due = fit.instant(of: seq)
+        let target = pacedReads % 40 == 0 ? due - 0.5 * period : due + margin
+        return UInt64(max(target - Double(now), period / 10))
     }
 
     /// The phase-locked loop. Normally the next read comes just after the
@@ -229,7 +290,9 @@ public final class Sampler: @unchecked Sendable {
         // After a bus fault the chip's clock ran on, so the fitted line still
         // says which sample is due; after a reset it was cleared.
         var current = seq
-        if overrun || resynchronise {
+        // Paced (data-ready stuck at 1): the clock, not the bit, says
+        // which sample is the newest.
+        if overrun || resynchronise || paced {
             let minimum = Int64(seq) + (overrun ? 1 : 0)
             if fit.isUsable {
                 current = UInt64(max(minimum, fit.newest(at: Double(now))))
@@ -378,6 +441,14 @@ public final class Sampler: @unchecked Sendable {
     private func handleEmpty(_ now: UInt64) throws -> UInt64 {
         counters.emptyReads += 1
         emptyStreak += 1
+        if paced {
+            // The bit clears: it works again. Back to the phase lock.
+            paced = false
+            impossibleTimes.removeAll()
+            let message = "the chip's data-ready bit clears again: following its clock by its data-ready bit again"
+            logger.notice("\(message)")
+            output(.device(DeviceEvent(state: .dataReadyBack, message: message)))
+        }
         let silent = Double(now) - (lastInstant ?? Double(lastPoll))
         if emptyStreak >= 4 && silent > 3 * period {
             // A chip reset by a power glitch is powered down: no data, ever.

@@ -98,6 +98,10 @@ public final class ChipModel: RegisterBus {
     @exclusivity(unchecked) public var present = true
     /// True to model a stuck converter: no new samples, ZYXDA never sets again.
     @exclusivity(unchecked) public var dataReadyStuck = false
+    /// True to model a data-ready bit stuck at 1 (i2c-stub's STATUS is
+    /// one): STATUS always says new data, whatever was read; the chip
+    /// still converts at its ODR.
+    @exclusivity(unchecked) public var dataReadyAlwaysSet = false
     /// Makes FIFO_SRC read this value instead of the truth (a glitch).
     @exclusivity(unchecked) public var fifoSourceOverride: UInt8?
 
@@ -264,6 +268,7 @@ public final class ChipModel: RegisterBus {
         if register > status && register <= status + 6 {
             return fifoStreaming ? readFIFO(register) : readOutput(register)
         }
+        if register == status && dataReadyAlwaysSet { return registers[Int(register)] | 0x0F }
         if let spec = profile.fifo, register == spec.sourceRegister {
             if let override = fifoSourceOverride { return override }
             let level = fifo.count

@@ -157,6 +157,29 @@ struct SamplerTests {
         #expect(rig.frames.count > before + 90)
     }
 
+    @Test("a data-ready bit stuck at 1 never publishes a sample the chip did not make: detected, reported, paced at the ODR, and left when the bit works again",
+          arguments: [100, 400], [0.0, 0.03])
+    func dataReadyStuckAtOne(rate: Int, rateError: Double) throws {
+        let rig = try SamplerRig(rate: rate, rateError: rateError)
+        rig.run(seconds: 3)
+        rig.model.dataReadyAlwaysSet = true
+        rig.run(seconds: 1)
+        let before = rig.frames.count, produced = rig.model.counters.samplesProduced
+        rig.run(seconds: 5)
+        let published = rig.frames.count - before, made = rig.model.counters.samplesProduced - produced
+        #expect(abs(Double(published - made)) <= 0.02 * Double(made), "\(published) published for \(made) made in 5 s")
+        #expect(rig.deviceEvents.map(\.state) == [.dataReadyStuck])
+        #expect(rig.deviceEvents[0].message.contains("stuck at 1"))
+        #expect(rig.sampler.counters.impossibleReady >= 3)
+        #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count, "no sample twice")
+        rig.model.dataReadyAlwaysSet = false
+        rig.run(seconds: 2)
+        #expect(rig.deviceEvents.map(\.state) == [.dataReadyStuck, .dataReadyBack])
+        let last = rig.frames.count
+        rig.run(seconds: 1)
+        #expect(abs(rig.frames.count - last - Int(Double(rate) * (1 + rateError))) <= 3)
+    }
+
     @Test("stopping powers the chip down (PD cleared) unless told not to", arguments: [true, false])
     func stopPowersDown(powerDown: Bool) throws {
         let rig = try SamplerRig(rate: 100)
