@@ -118,6 +118,15 @@ public final class Sampler: @unchecked Sendable {
     /// When the last impossible data-ready reads came (ns).
     private var impossibleTimes: [UInt64] = []
     private var pacedReads = 0
+    /// When the last published sample was read (ns).
+    private var lastAccepted: UInt64?
+    /// Paced without a fit: the next nominal sample instant (ns), a grid
+    /// one nominal period apart.
+    private var pacedGrid: Double?
+    /// The published rate's cap: a bucket that refills at the ODR plus the
+    /// datasheet's tolerance and holds three samples' worth of jitter.
+    private var tokens = 3.0
+    private var tokensAt: UInt64 = 0
     /// The part whose scales clients were told: another part answering at
     /// the address later is refused, never served with these scales.
     private var servedPart: String?
@@ -193,6 +202,7 @@ public final class Sampler: @unchecked Sendable {
             emptyStreak = 0
             stalledAnnounced = false
             if let delay = rejectImpossible(reading, now) { return delay }
+            lastAccepted = now
             let instant = publish(reading, at: now)
             pollWasEmpty = false
             return paced ? pacedDelay(now) : schedule(after: instant, now: now)
@@ -204,26 +214,43 @@ public final class Sampler: @unchecked Sendable {
     // MARK: Data-ready that cannot be true
 
     /// Never a sample that was not made: a read whose data-ready bit is set
-    /// before the chip's fitted clock says the next sample can exist (more
-    /// than a quarter period early; the probes legitimately find data a
-    /// little early when the phase estimate is late) is not published.
-    /// Three of them within two seconds mean the bit is stuck at 1: reads
-    /// are then paced at the fitted ODR, and each publishes only when the
-    /// clock says a new sample was made. Returns the delay to the next read
-    /// when this one is rejected, nil to publish it.
+    /// sooner than the next sample can exist is not published. "Sooner"
+    /// is, with a fit of the chip's clock, more than a quarter period
+    /// before the next sample is due (the probes legitimately find data a
+    /// little early when the phase estimate is late); and, fit or not (a
+    /// bit stuck from the start never gives one), a published rate above
+    /// the ODR plus the datasheet's tolerance. Three rejected reads within
+    /// two seconds mean the bit is stuck at 1: reads are then paced at the
+    /// ODR, each publishing only what the clock says is new. Returns the
+    /// delay to the next read when this one is rejected, nil to publish it.
     private func rejectImpossible(_ reading: Reading, _ now: UInt64) -> UInt64? {
-        guard fit.count >= 8, !resynchronise, !reading.status.contains(.overrun) else { return nil }
-        let due = fit.instant(of: seq)
+        let nominal = 1e9 / Double(configuration.rate)
+        let fitted = fit.count >= 8 && !resynchronise
+        let due = fitted ? fit.instant(of: seq) : pacedGrid ?? Double(lastAccepted ?? now) + nominal
         let early = due - Double(now)
+        let ceiling = Double(configuration.rate) * (1 + (driver?.profile.rateTolerance ?? 0.1))
+        tokens = min(3, tokens + Double(now &- tokensAt) / 1e9 * ceiling)
+        tokensAt = now
         if paced {
             // Every 40th paced read comes half a period early: a working
             // bit reads 0 there (handled as an empty read, which ends the
             // pacing); a stuck one is rejected like any early read.
-            guard early > 0 else { return nil }
+            guard early > 0 || tokens < 1 else {
+                tokens -= 1
+                if !fitted, var grid = pacedGrid {
+                    while grid <= Double(now) { grid += nominal }
+                    pacedGrid = grid
+                }
+                return nil
+            }
             counters.impossibleReady += 1
             return pacedDelay(now)
         }
-        guard early > 0.25 * period else { return nil }
+        let tooEarly = fitted && !reading.status.contains(.overrun) && early > 0.25 * period
+        guard tooEarly || tokens < 1 else {
+            tokens = max(tokens - 1, 0)
+            return nil
+        }
         counters.impossibleReady += 1
         probing = false
         probeLead = nil
@@ -231,6 +258,7 @@ public final class Sampler: @unchecked Sendable {
         if impossibleTimes.count == 3 && now - impossibleTimes[0] < 2_000_000_000 {
             paced = true
             pacedReads = 0
+            pacedGrid = Double(lastAccepted ?? now) + nominal
             let message = "the chip's data-ready bit says new data \(counters.impossibleReady) times sooner than its \(configuration.rate) Hz allow (stuck at 1, as on i2c-stub): reading it once a period by the clock instead, so that every published sample is a sample the chip made; if this is real hardware, power-cycle it"
             logger.warning("\(message)")
             output(.device(DeviceEvent(state: .dataReadyStuck, message: message)))
@@ -238,11 +266,12 @@ public final class Sampler: @unchecked Sendable {
         return UInt64(max(due + margin - Double(now), period / 10))
     }
 
-    /// The next paced read: just after the next sample is due, and every
+    /// The next paced read: just after the next sample is due (by the fit,
+    /// else a nominal period after the last published read), and every
     /// 40th half a period before it, to see whether the bit works again.
     private func pacedDelay(_ now: UInt64) -> UInt64 {
         pacedReads += 1
-        let due = fit.instant(of: seq)
+        let due = fit.count >= 8 ? fit.instant(of: seq) : pacedGrid ?? Double(now)
         let target = pacedReads % 40 == 0 ? due - 0.5 * period : due + margin
         return UInt64(max(target - Double(now), period / 10))
     }
@@ -470,6 +499,10 @@ public final class Sampler: @unchecked Sendable {
 
     /// The chip starts a new sample clock whenever it is configured.
     private func restartPhase() {
+        lastAccepted = nil
+        tokens = 3
+        paced = false
+        impossibleTimes.removeAll()
         fit.reset(nominalPeriod: 1e9 / Double(configuration.rate))
         probeCountdown = 1
         probing = false

@@ -180,6 +180,19 @@ struct SamplerTests {
         #expect(abs(rig.frames.count - last - Int(Double(rate) * (1 + rateError))) <= 3)
     }
 
+    @Test("a data-ready bit stuck from the start (no phase fit ever): the published rate stays at the ODR", arguments: [100, 400])
+    func dataReadyStuckFromStart(rate: Int) throws {
+        let rig = try SamplerRig(rate: rate)
+        rig.model.dataReadyAlwaysSet = true
+        rig.run(seconds: 1)
+        let before = rig.frames.count
+        rig.run(seconds: 4)
+        let perSecond = Double(rig.frames.count - before) / 4
+        #expect(abs(perSecond - Double(rate)) <= 0.02 * Double(rate), "\(perSecond) frames a second at \(rate) Hz")
+        #expect(rig.deviceEvents.map(\.state) == [.dataReadyStuck])
+        #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count)
+    }
+
     @Test("stopping powers the chip down (PD cleared) unless told not to", arguments: [true, false])
     func stopPowersDown(powerDown: Bool) throws {
         let rig = try SamplerRig(rate: 100)

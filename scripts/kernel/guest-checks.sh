@@ -64,6 +64,14 @@ set_burst_sample 0x01 0xff 0x7f
 sleep 0.3
 frames=$(accelctl events --socket /tmp/acceld.sock --json --streams frames --count 2 2>&1)
 check "a feeder's new register values reach the client (1/-1/127 digits)" contains "$frames" '"acc":\[0.0180,-0.0180,2.2860\]'
+# i2c-stub's STATUS never clears its data-ready bit: acceld must still
+# publish one sample per chip period, never duplicates (issue 13).
+frames=$(accelctl events --socket /tmp/acceld.sock --json --streams frames device --seconds 4 2>&1)
+rate=$(echo "$frames" | awk -F'"seq":|,"t":|,"acc"' '/"class":"frame"/ { n++; if (!first) { s0 = $2; t0 = $3; first = 1 } s1 = $2; t1 = $3 }
+    END { if (t1 > t0) printf "%.1f %.1f %d %d", (n - 1) / (t1 - t0), (s1 - s0) / (t1 - t0), n, s1 - s0 + 1 }')
+state=$(accelctl status --socket /tmp/acceld.sock --json 2>&1 | grep -o '"impossibleReady":[0-9]*')
+echo "frames/s, seq/s, frames, seq span: $rate; $state"
+check "a data-ready bit stuck at 1 (i2c-stub): frames at the ODR within 2 %, none twice ($rate; $state)" sh -c 'set -- $0; awk -v f=$1 -v s=$2 -v n=$3 -v span=$4 "BEGIN { exit !(f <= 102 && s >= 98 && s <= 102 && n <= span) }"' "$rate"
 out=$(accelctl configure --socket /tmp/acceld.sock --range 8 2>&1); echo "$out"
 sleep 0.3
 frames=$(accelctl events --socket /tmp/acceld.sock --json --streams frames --count 2 2>&1)
