@@ -20,13 +20,13 @@ struct DeviceOptions: ParsableArguments {
     @Flag(help: "Accept an adapter without I2C block reads (one transaction per register).")
     var allowByteReads = false
 
-    @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(MotionScript.names.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"))
+    @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(MotionScript.names.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"), completion: .list(MotionScript.names))
     var simulate: String?
 
-    @Option(help: "Full scale in g: 2 or 8. [default: 2]")
+    @Option(help: "Full scale in g: 2 or 8. [default: 2]", completion: .list(fullScales))
     var range: Int?
 
-    @Option(help: "Output data rate in Hz: 100 or 400. [default: 100]")
+    @Option(help: "Output data rate in Hz: 100 or 400. [default: 100]", completion: .list(dataRates))
     var rate: Int?
 
     func validate() throws {
@@ -48,6 +48,10 @@ struct DeviceOptions: ParsableArguments {
         return .i2c(bus: settings.bus, address: settings.address, force: force, allowByteReads: allowByteReads)
     }
 }
+
+/// The ranges and rates of the parts this build drives, for the shell completions.
+let fullScales = Set(ChipProfile.supported.flatMap { $0.ranges.map(\.fullScale) }).sorted().map(String.init)
+let dataRates = Set(ChipProfile.supported.flatMap { $0.rates.map(\.hertz) }).sorted().map(String.init)
 
 /// Prints an error as a person should read it and exits with its own code
 /// (docs/ERRORS.md).
