@@ -19,9 +19,11 @@ if [ -z "$package" ]; then
     ./scripts/build-release.sh
     package=$(./scripts/package-deb.sh)
 fi
+# The previous release's package, for the upgrade checks (cached).
+previous=${ACCELD_BOOT_PREVIOUS:-$(./scripts/previous-release.sh)}
 if [ "$(id -u)" -ne 0 ]; then
     echo "boot-test: debootstrap and mkfs need root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" ACCELD_BOOT_PACKAGE="$package" "$0"
+    exec sudo env PATH="$PATH" ACCELD_BOOT_PACKAGE="$package" ACCELD_BOOT_PREVIOUS="$previous" "$0"
 fi
 
 source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
@@ -32,7 +34,7 @@ mkdir -p "$boot"
 
 # 1. The Debian userland, from the mirror apt already uses.
 suite=bookworm
-include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3
+include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db
 mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
            awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
 mirror=${mirror:-http://deb.debian.org/debian}
@@ -91,11 +93,14 @@ mkfs.ext4 -q -F -L root -d "$tree" "$boot/system.img" 2G
 # 3. The payload, a tar on the second disk: the package, the checks, and
 # in src/ what make install reads (binaries stripped to save space).
 payload=$boot/payload
-rm -rf "$payload" && mkdir -p "$payload/src/.build-static/release" "$payload/src/scripts"
+rm -rf "$payload" && mkdir -p "$payload/src/.build-static/release" "$payload/src/scripts" "$payload/previous"
 cp "$package" scripts/boot/boot-checks.sh scripts/kernel/guest-lib.sh "$payload/"
-cp -r systemd Config docs README.md "$payload/src/"
+cp "$previous" "$payload/previous/"
+cp -r systemd Config docs README.md CHANGELOG.md "$payload/src/"
 cp scripts/install.sh "$payload/src/scripts/"
 for binary in acceld accelctl; do strip -o "$payload/src/.build-static/release/$binary" ".build-static/release/$binary"; done
+# After the binaries: install.sh refuses man pages older than them.
+cp -r .build-static/share "$payload/src/.build-static/"
 tar -cf "$boot/payload.tar" -C "$payload" .
 
 # 4. An initramfs that mounts the image and hands over to systemd.

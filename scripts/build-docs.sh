@@ -100,7 +100,8 @@ for binary in acceld accelctl; do
             fish) file=$out/completions/fish/$binary.fish ;;
         esac
         mkdir -p "$(dirname "$file")"
-        ".build-static/release/$binary" --generate-completion-script "$shell" > "$file" \
+        # (bash-completion sources the file: a #! line has no business there.)
+        ".build-static/release/$binary" --generate-completion-script "$shell" | sed '1{/^#!/d}' > "$file" \
             || fail "$binary --generate-completion-script $shell failed"
         [ -s "$file" ] || fail "$binary --generate-completion-script $shell printed nothing"
     done
