@@ -32,25 +32,14 @@ version=$(basename "$modules")
 boot=.build-boot
 mkdir -p "$boot"
 
-# 1. The Debian userland, from the mirror apt already uses.
-suite=bookworm
-include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db
-mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-           awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
-mirror=${mirror:-http://deb.debian.org/debian}
-if [ "$(cat "$boot/rootfs.stamp" 2>/dev/null)" != "$suite $include" ]; then
-    echo "boot-test: debootstrap $suite ($include) from $mirror" >&2
-    rm -rf "$boot/rootfs"
-    debootstrap --variant=minbase --include="$include" "$suite" "$boot/rootfs" "$mirror" > "$boot/debootstrap.log" 2>&1 \
-        || { tail -20 "$boot/debootstrap.log" >&2; exit 1; }
-    echo "$suite $include" > "$boot/rootfs.stamp"
-fi
+# 1. The Debian userland (shared with the package test).
+source scripts/debian-rootfs.sh
 
 # 2. The system image: a copy of that tree with the kernel's modules for
 # the checks, the test unit, and what only costs time under emulation
 # masked. The image itself is never written (QEMU's snapshot=on).
 tree=$boot/tree
-rm -rf "$tree" && cp -a "$boot/rootfs" "$tree"
+rm -rf "$tree" && cp -a "$rootfs" "$tree"
 for module in i2c-dev i2c_piix4 i2c-stub; do
     modprobe -d "$cache/root" -S "$version" --show-depends "$module" | awk '{ print $2 }' | while read -r path; do
         relative=${path#"$PWD/$cache/root/"}

@@ -7,8 +7,8 @@
 #     previous release's package (scripts/previous-release.sh, offered to
 #     apt as a local repository), and install, remove, install again;
 #     nothing left behind, nothing broken.
-# Builds as the caller, goes on through sudo for piuparts. The chroot's
-# base (debootstrap) is cached in .build-piuparts/ per release and mirror.
+# Builds as the caller, goes on through sudo for piuparts. The chroot is
+# the boot test's debootstrap userland (scripts/debian-rootfs.sh, cached).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh lintian piuparts debootstrap apt-utils
@@ -23,8 +23,14 @@ fi
 [ -n "$previous" ] || previous=$(./scripts/previous-release.sh)
 
 echo "package-test: lintian $(basename "$package")" >&2
-# (lintian warns that it runs as root, as CI does; it reads the package only.)
-if ! lintian --fail-on error,warning --display-level ">=warning" "$package" 2>&1 | grep -v "running with root privileges"; then
+mkdir -p .build-piuparts
+set +e
+lintian --fail-on error,warning --display-level ">=warning" "$package" > .build-piuparts/lintian.log 2>&1
+status=$?
+set -e
+# (lintian warns that it runs as root, as CI does; it only reads the package.)
+grep -v "running with root privileges" .build-piuparts/lintian.log >&2 || true
+if [ "$status" -ne 0 ]; then
     echo "package-test: lintian found errors or warnings in $package (above): fix them, or override one in packaging/debian/lintian-overrides with its reason" >&2
     exit 1
 fi
@@ -35,38 +41,31 @@ if [ "$(id -u)" -ne 0 ]; then
     exec sudo env PATH="$PATH" ACCELD_PACKAGE="$package" ACCELD_PREVIOUS_PACKAGE="$previous" "$0"
 fi
 
-# The previous release as a local apt repository: piuparts installs what
-# apt offers, then upgrades to the package under test.
-cache=$PWD/.build-piuparts
-repo=$cache/repo
-rm -rf "$repo" && mkdir -p "$repo"
-cp "$previous" "$repo/"
-(cd "$repo" && apt-ftparchive packages . > Packages)
-
-suite=bookworm
-mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-           awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
-mirror=${mirror:-http://deb.debian.org/debian}
-base=$cache/$suite.tar.gz
-if [ "$(cat "$cache/base.stamp" 2>/dev/null)" = "$suite $mirror" ] && [ -s "$base" ]; then
-    basearg=(--basetgz="$base")
-else
-    echo "package-test: the first piuparts run makes the $suite chroot (debootstrap) and keeps it in $base" >&2
-    rm -f "$base"
-    basearg=(--save="$base")
-fi
+# The chroot: the boot test's bookworm userland (its dependencies are
+# there, so what piuparts sees left behind is the package's own), with the
+# previous release as a local apt repository in /srv: piuparts installs
+# what apt offers, then upgrades to the package under test.
+source scripts/debian-rootfs.sh
+cache=.build-piuparts
+chroot=$cache/chroot
+rm -rf "$chroot" && mkdir -p "$cache"
+cp -a "$rootfs" "$chroot"
+mkdir -p "$chroot/srv/acceld-previous"
+cp "$previous" "$chroot/srv/acceld-previous/"
+(cd "$chroot/srv/acceld-previous" && apt-ftparchive packages . > Packages)
 
 log=$cache/piuparts.log
+rm -f "$log"  # (piuparts appends)
 echo "package-test: piuparts $(basename "$package") (upgrade from $(basename "$previous")) in a $suite chroot" >&2
 set +e
-piuparts --distribution="$suite" --mirror="$mirror" "${basearg[@]}" \
-    --bindmount="$repo" --extra-repo="deb [trusted=yes] file://$repo ./" \
+piuparts --distribution="$suite" --mirror="$mirror" --existing-chroot="$chroot" --hard-link \
+    --extra-repo="deb [trusted=yes] file:/srv/acceld-previous ./" \
     --install-remove-install --log-file="$log" "$package" > /dev/null 2>&1
 status=$?
 set -e
-[ "${basearg[0]}" = "--basetgz=$base" ] || { [ -s "$base" ] && echo "$suite $mirror" > "$cache/base.stamp"; }
+rm -rf "$chroot"
 # What piuparts did, in its own words (the phases and the verdict).
-grep -E "^[0-9:]+ (INFO|ERROR|FAIL)" "$log" | grep -vE "INFO: (Running|Starting|Command)" | sed 's/^[0-9:]* //' | tail -40 >&2
+grep -E "^[0-9ms.]+ (INFO|ERROR)" "$log" | grep -E "PASS|FAIL|ERROR|apt-cache|Installation of|Reinstalling" | sed -E 's/^[0-9ms.]+ //' >&2
 if [ "$status" -ne 0 ]; then
     echo "package-test: piuparts FAILED (exit $status); the whole log is $log" >&2
     exit 1
