@@ -21,6 +21,8 @@ source scripts/setup.sh
 out=.build-static/share
 rm -rf "$out"
 fail() { echo "build-docs: $*" >&2; exit 1; }
+# Whatever stops this leaves nothing behind that make install could take.
+trap 'status=$?; [ "$status" -eq 0 ] || rm -rf "$out"' EXIT
 
 # The pages' date is the last commit's (the same page for the same source).
 if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
