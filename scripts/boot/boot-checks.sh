@@ -216,12 +216,14 @@ def session(first):
     stream = client.makefile("rwb")
     print("hello", stream.readline().decode().strip(), flush=True)
     stream.write(b'{"class":"watch","streams":["frames"],"rate":5}\n'); stream.flush()
+    frames = 0
     while True:
         line = stream.readline().decode()
         if not line:
-            print("EOF: the daemon hung up", flush=True); return
+            print("EOF: the daemon hung up after", frames, "frames", flush=True); return
         if '"class":"frame"' in line:
-            print("frame", line.strip(), flush=True)
+            frames += 1
+            if frames == 1: print("frame", line.strip(), flush=True)
             if not first: return
 session(True)
 deadline = time.time() + 60
