@@ -26,7 +26,11 @@ elif [ -n "$(git status --porcelain --untracked-files=normal)" ]; then
 fi
 stage=.build-deb/acceld_${version}_${arch}
 rm -rf "$stage"
-DESTDIR=$stage PREFIX=/usr SYSCONFDIR=/etc STRIP=1 ./scripts/install.sh install 2>/dev/null
+if ! staged=$(DESTDIR=$stage PREFIX=/usr SYSCONFDIR=/etc STRIP=1 ./scripts/install.sh install 2>&1); then
+    echo "$staged" >&2
+    echo "package-deb: staging the package's files with scripts/install.sh failed (above)" >&2
+    exit 1
+fi
 doc=$stage/usr/share/doc/acceld
 
 # Debian's places and forms: man pages gzipped with -9n (no name or time:
