@@ -19,9 +19,11 @@ if [ -z "$package" ]; then
     ./scripts/build-release.sh
     package=$(./scripts/package-deb.sh)
 fi
+# The previous release's package, for the upgrade checks (cached).
+previous=${ACCELD_BOOT_PREVIOUS:-$(./scripts/previous-release.sh)}
 if [ "$(id -u)" -ne 0 ]; then
     echo "boot-test: debootstrap and mkfs need root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" ACCELD_BOOT_PACKAGE="$package" "$0"
+    exec sudo env PATH="$PATH" ACCELD_BOOT_PACKAGE="$package" ACCELD_BOOT_PREVIOUS="$previous" "$0"
 fi
 
 source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
@@ -30,25 +32,14 @@ version=$(basename "$modules")
 boot=.build-boot
 mkdir -p "$boot"
 
-# 1. The Debian userland, from the mirror apt already uses.
-suite=bookworm
-include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3
-mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-           awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
-mirror=${mirror:-http://deb.debian.org/debian}
-if [ "$(cat "$boot/rootfs.stamp" 2>/dev/null)" != "$suite $include" ]; then
-    echo "boot-test: debootstrap $suite ($include) from $mirror" >&2
-    rm -rf "$boot/rootfs"
-    debootstrap --variant=minbase --include="$include" "$suite" "$boot/rootfs" "$mirror" > "$boot/debootstrap.log" 2>&1 \
-        || { tail -20 "$boot/debootstrap.log" >&2; exit 1; }
-    echo "$suite $include" > "$boot/rootfs.stamp"
-fi
+# 1. The Debian userland (shared with the package test).
+source scripts/debian-rootfs.sh
 
 # 2. The system image: a copy of that tree with the kernel's modules for
 # the checks, the test unit, and what only costs time under emulation
 # masked. The image itself is never written (QEMU's snapshot=on).
 tree=$boot/tree
-rm -rf "$tree" && cp -a "$boot/rootfs" "$tree"
+rm -rf "$tree" && cp -a "$rootfs" "$tree"
 for module in i2c-dev i2c_piix4 i2c-stub; do
     modprobe -d "$cache/root" -S "$version" --show-depends "$module" | awk '{ print $2 }' | while read -r path; do
         relative=${path#"$PWD/$cache/root/"}
@@ -58,6 +49,14 @@ done
 cp "$modules"/modules.order "$modules"/modules.builtin* "$tree/usr/lib/modules/$version/"
 depmod -b "$tree/usr" "$version"
 echo "blacklist i2c_piix4" > "$tree/etc/modprobe.d/boot-test.conf"
+# man-db's trigger rebuilds its index on every install and removal: tens of
+# seconds each under emulation, and man finds the pages without it.
+rm -f "$tree/var/lib/man-db/auto-update"
+# Nor does apt need the mirror's package lists: the guest has no network,
+# every dependency is installed, and parsing 50 MB of lists took apt half a
+# minute per run under emulation.
+find "$tree/var/lib/apt/lists" -maxdepth 1 -type f -delete
+rm -f "$tree"/var/cache/apt/*.bin
 echo acceld-boot-test > "$tree/etc/hostname"
 echo "/dev/vda / ext4 rw 0 1" > "$tree/etc/fstab"
 for unit in getty@tty1.service serial-getty@ttyS0.service apt-daily.timer apt-daily-upgrade.timer \
@@ -91,11 +90,14 @@ mkfs.ext4 -q -F -L root -d "$tree" "$boot/system.img" 2G
 # 3. The payload, a tar on the second disk: the package, the checks, and
 # in src/ what make install reads (binaries stripped to save space).
 payload=$boot/payload
-rm -rf "$payload" && mkdir -p "$payload/src/.build-static/release" "$payload/src/scripts"
+rm -rf "$payload" && mkdir -p "$payload/src/.build-static/release" "$payload/src/scripts" "$payload/previous"
 cp "$package" scripts/boot/boot-checks.sh scripts/kernel/guest-lib.sh "$payload/"
-cp -r systemd Config docs README.md "$payload/src/"
+cp "$previous" "$payload/previous/"
+cp -r systemd Config docs README.md CHANGELOG.md "$payload/src/"
 cp scripts/install.sh "$payload/src/scripts/"
 for binary in acceld accelctl; do strip -o "$payload/src/.build-static/release/$binary" ".build-static/release/$binary"; done
+# After the binaries: install.sh refuses man pages older than them.
+cp -r .build-static/share "$payload/src/.build-static/"
 tar -cf "$boot/payload.tar" -C "$payload" .
 
 # 4. An initramfs that mounts the image and hands over to systemd.

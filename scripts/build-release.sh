@@ -4,7 +4,8 @@
 # linked in statically, so a board needs no Swift toolchain (only libc,
 # libstdc++ and libi2c). Prints only errors, warnings (not the
 # static Foundation's own mktemp warning) and "Build ... complete".
-# Output: .build-static/release/{acceld,accelctl}.
+# Output: .build-static/release/{acceld,accelctl}, then the man pages and
+# shell completions from them in .build-static/share (scripts/build-docs.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -16,3 +17,4 @@ for product in acceld accelctl; do
     set -e
     [ "$status" -eq 0 ] || { echo "build-release: building $product failed (exit $status)" >&2; exit 1; }
 done
+./scripts/build-docs.sh

@@ -9,12 +9,40 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh binutils
 
-version=$(sed -n 's/^public let acceldVersion = "\(.*\)"$/\1/p' Sources/AccelDaemon/Hub.swift)
+release=$(sed -n 's/^public let acceldVersion = "\(.*\)"$/\1/p' Sources/AccelDaemon/Hub.swift)
 arch=$(dpkg --print-architecture)
-[ -n "$version" ] || { echo "package-deb: no acceldVersion in Sources/AccelDaemon/Hub.swift" >&2; exit 1; }
+maintainer="acceld maintainers <maintainers@users.noreply.a-seed-901178f9.example>"
+[ -n "$release" ] || { echo "package-deb: no acceldVersion in Sources/AccelDaemon/Hub.swift" >&2; exit 1; }
+grep -q "^## $release (" CHANGELOG.md || {
+    echo "package-deb: CHANGELOG.md has no '## $release (YYYY-MM-DD)' entry for the version in Hub.swift: add one" >&2; exit 1; }
+# A package from a tree with uncommitted changes must not pass for the
+# release: its version says so (and sorts after the release: 0.2.0+dirty).
+version=$release
+if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    echo "package-deb: not a git work tree: cannot tell whether this is the release $release as committed" >&2
+elif [ -n "$(git status --porcelain --untracked-files=normal)" ]; then
+    version=$release+dirty
+    echo "package-deb: the tree has uncommitted changes: version $version" >&2
+fi
 stage=.build-deb/acceld_${version}_${arch}
 rm -rf "$stage"
-DESTDIR=$stage PREFIX=/usr SYSCONFDIR=/etc STRIP=1 ./scripts/install.sh install 2>/dev/null
+if ! staged=$(DESTDIR=$stage PREFIX=/usr SYSCONFDIR=/etc STRIP=1 ./scripts/install.sh install 2>&1); then
+    echo "$staged" >&2
+    echo "package-deb: staging the package's files with scripts/install.sh failed (above)" >&2
+    exit 1
+fi
+doc=$stage/usr/share/doc/acceld
+
+# Debian's places and forms: man pages gzipped with -9n (no name or time:
+# the same bytes for the same page); the changelog in Debian's format as
+# changelog.gz, the name a native package uses; the copyright file; the
+# lintian overrides, each with its reason.
+gzip -9n "$stage"/usr/share/man/man*/*
+rm "$doc/CHANGELOG.md"
+./scripts/debian-changelog.sh "$version" "$maintainer" > "$doc/changelog"
+gzip -9n "$doc/changelog"
+install -m 0644 packaging/debian/copyright "$doc/copyright"
+install -D -m 0644 packaging/debian/lintian-overrides "$stage/usr/share/lintian/overrides/acceld"
 
 # The newest glibc symbol version the binaries use is the libc6 they need.
 glibc=$(objdump -T "$stage"/usr/bin/* | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
@@ -23,9 +51,9 @@ cat > "$stage/DEBIAN/control" <<CONTROL
 Package: acceld
 Version: $version
 Architecture: $arch
-Maintainer: acceld maintainers <maintainers@users.noreply.a-seed-901178f9.example>
+Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6, libi2c0, systemd, init-system-helpers, udev, kmod
+Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6, libi2c0, systemd, init-system-helpers (>= 1.54~), udev, kmod
 Recommends: i2c-tools
 Section: misc
 Priority: optional
@@ -38,6 +66,9 @@ Description: accelerometer daemon for LIS302DL-class chips on I2C
  its own user; the Swift runtime is linked in.
 CONTROL
 echo /etc/acceld/acceld.conf > "$stage/DEBIAN/conffiles"
+# md5sums for dpkg --verify and debsums; conffiles have theirs in dpkg's
+# status, as dh_md5sums leaves them out too.
+(cd "$stage" && find . -type f ! -path './DEBIAN/*' ! -path './etc/*' -printf '%P\0' | LC_ALL=C sort -z | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"
 install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debian/postrm "$stage/DEBIAN/"
 
 # gzip: quick to build and to unpack on a small board (xz would save a

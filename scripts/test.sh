@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The whole test suite: the kernel-in-the-loop stage (a real Linux kernel's
-# i2c-dev under QEMU), the boot test (the Debian package under a real
-# systemd, QEMU), the parsers under libFuzzer, then unit and end-to-end
+# i2c-dev under QEMU), the package test (lintian, piuparts), the boot test
+# (the Debian package under a real systemd, QEMU, with the upgrade from the
+# previous release), the parsers under libFuzzer, then unit and end-to-end
 # tests on the chip model.
 # Installs what it needs first. docs/TESTING.md describes the stages.
 set -euo pipefail
@@ -27,6 +28,13 @@ if [ "${ACCELD_SKIP_KERNEL:-}" = 1 ]; then
     echo "test.sh: ACCELD_SKIP_KERNEL=1: the kernel stage is skipped (CI never sets it)" >&2
 else
     ./scripts/kernel-test.sh
+fi
+
+echo "== package test: lintian and piuparts on make deb's package (bookworm chroot)" >&2
+if [ "${ACCELD_SKIP_PACKAGE:-}" = 1 ]; then
+    echo "test.sh: ACCELD_SKIP_PACKAGE=1: the package test is skipped (CI never sets it)" >&2
+else
+    ./scripts/package-test.sh
 fi
 
 echo "== boot test: the Debian package under a real systemd (debootstrap, QEMU)" >&2

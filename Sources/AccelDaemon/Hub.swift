@@ -579,4 +579,4 @@ struct UncheckedBox<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
-public let acceldVersion = "0.1.0"
+public let acceldVersion = "0.2.0"

@@ -43,6 +43,9 @@ func statusText(_ m: JSONObject) -> String {
         """
 }
 
+/// What --streams accepts, for the shell completions.
+let streamNames = StreamName.allCases.map(\.rawValue) + ["events"]
+
 struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
@@ -59,10 +62,10 @@ struct EventsCommand: ParsableCommand {
 
     @OptionGroup var daemon: SocketOption
 
-    @Argument(help: "Streams to watch (also accepted as --streams).")
+    @Argument(help: "Streams to watch (also accepted as --streams).", completion: .list(streamNames))
     var positional: [String] = []
 
-    @Option(parsing: .upToNextOption, help: "Streams to watch.")
+    @Option(parsing: .upToNextOption, help: "Streams to watch.", completion: .list(streamNames))
     var streams: [String] = []
 
     @Option(help: "Frame rate in Hz, when frames are watched.")

@@ -25,7 +25,7 @@ struct ChipOptions: ParsableArguments {
     @Flag(help: "Accept an adapter without I2C block reads (one transaction per register).")
     var allowByteReads = false
 
-    @Option(help: ArgumentHelp("Use the chip model instead of hardware, moved by a built-in motion (\(MotionScript.names.joined(separator: ", ")), or 'none' for an empty bus) or a trace file.", valueName: "motion"))
+    @Option(help: ArgumentHelp("Use the chip model instead of hardware, moved by a built-in motion (\(MotionScript.names.joined(separator: ", ")), or 'none' for an empty bus) or a trace file.", valueName: "motion"), completion: .list(MotionScript.names + ["none"]))
     var simulate: String?
 
     @Option(help: ArgumentHelp("With --simulate: the model's zero-g offset per axis, g, e.g. 0.03,-0.02,0.05.", valueName: "x,y,z"))

@@ -20,17 +20,17 @@ struct DeviceOptions: ParsableArguments {
     @Flag(help: "Accept an adapter without I2C block reads (one transaction per register).")
     var allowByteReads = false
 
-    @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(MotionScript.names.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"))
+    @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(MotionScript.names.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"), completion: .list(MotionScript.names))
     var simulate: String?
 
     @Option(help: ArgumentHelp("The part on the board, which WHO_AM_I cannot always tell (0x32 and 0x33 are shared by parts with different scales); with --simulate, the part the chip model plays. [default: identify by WHO_AM_I; LIS302DL with --simulate]", valueName: "part"),
             completion: .list(ChipProfile.partNames))
     var part: String?
 
-    @Option(help: "Full scale in g, from the part's table (LIS302DL: 2 or 8; LIS3DH: 2, 4, 8 or 16). [default: the part's smallest]")
+    @Option(help: "Full scale in g, from the part's table (LIS302DL: 2 or 8; LIS3DH: 2, 4, 8 or 16). [default: the part's smallest]", completion: .list(fullScales))
     var range: Int?
 
-    @Option(help: "Output data rate in Hz, from the part's table (LIS302DL: 100 or 400; LIS3DH: 1 to 1344, 5376 in low-power). [default: 100]")
+    @Option(help: "Output data rate in Hz, from the part's table (LIS302DL: 100 or 400; LIS3DH: 1 to 1344, 5376 in low-power). [default: 100]", completion: .list(dataRates))
     var rate: Int?
 
     @Option(help: ArgumentHelp("Power mode, where the part has several (LIS3DH: high-resolution, normal, low-power). [default: the part's first]", valueName: "mode"))
@@ -66,6 +66,10 @@ struct DeviceOptions: ParsableArguments {
         return .i2c(bus: settings.bus, address: settings.address, force: force, allowByteReads: allowByteReads)
     }
 }
+
+/// The ranges and rates of the parts this build drives, for the shell completions.
+let fullScales = Set(ChipProfile.supported.flatMap { $0.ranges.map(\.fullScale) }).sorted().map(String.init)
+let dataRates = Set(ChipProfile.supported.flatMap(\.allRates)).sorted().map(String.init)
 
 /// Prints an error as a person should read it and exits with its own code
 /// (docs/ERRORS.md).

@@ -5,8 +5,9 @@
 # Installs the acceld package the way a Pi owner would, then checks socket
 # activation, notify readiness, the service user, udev, the device sandbox,
 # the watchdog, stop and removal; then make install and uninstall from the
-# source tree. The payload (the package, this script, guest-lib.sh, and in
-# src/ what make install reads) is in /payload. Last line: "BOOT-CHECKS: N passed, M failed".
+# source tree; then the upgrade from the previous release's package. The
+# payload (the package, this script, guest-lib.sh, in previous/ the previous
+# release's package, and in src/ what make install reads) is in /payload. Last line: "BOOT-CHECKS: N passed, M failed".
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 I2CSET=/usr/sbin/i2cset
 STUB_BUS=1
@@ -50,6 +51,15 @@ check "the postinst enabled and started acceld.socket; acceld.service waits for 
     sh -c '[ "$(systemctl is-enabled acceld.socket)" = enabled ] && systemctl -q is-active acceld.socket && ! systemctl -q is-active acceld.service'
 check "the socket is acceld:acceld 0660, as acceld.socket says" \
     [ "$(stat -c '%U:%G %a' $socket)" = "acceld:acceld 660" ]
+man acceld 2>&1 | grep -E "^(NAME|FILES|EXIT STATUS|SEE ALSO)" | tr '\n' ' '; echo
+check "man acceld and man accelctl show the generated pages with FILES and EXIT STATUS" \
+    sh -c 'for page in acceld accelctl; do man $page 2>/dev/null | grep -q "^EXIT STATUS" && man $page 2>/dev/null | grep -q "^FILES" || exit 1; done'
+out=$(bash -c 'source /usr/share/bash-completion/completions/accelctl
+    COMP_LINE="accelctl events --streams "; COMP_POINT=${#COMP_LINE}; COMP_WORDS=(accelctl events --streams ""); COMP_CWORD=3
+    _accelctl; echo "${COMPREPLY[*]}"' 2>&1); echo "completing 'accelctl events --streams ': $out"
+check "bash completes accelctl's --streams with the stream names" contains "$out" "frames orientation shake freefall movement device status events"
+check "zsh and fish completions are where those shells look" \
+    [ -s /usr/share/zsh/vendor-completions/_accelctl -a -s /usr/share/fish/vendor_completions.d/acceld.fish ]
 
 # 2. Two adapters: QEMU's PIIX4 SMBus (i2c-0, blacklisted at boot so that
 # its number is fixed) and the stub chip (i2c-1, the Pi's bus number, so the
@@ -182,5 +192,68 @@ check "a second make install keeps the edited configuration, and puts the new on
 out=$(PREFIX=/usr/local ./scripts/install.sh uninstall 2>&1); echo "$out"
 check "make uninstall stops the units and removes the files; the edited configuration stays" \
     sh -c '! systemctl -q is-active acceld.socket && [ ! -e /usr/local/bin/acceld -a ! -e /usr/local/lib/systemd/system/acceld.socket ] && [ -e /etc/acceld/acceld.conf -a ! -e /etc/acceld/acceld.conf.new ]'
+
+# 11. Upgrade from the previous release's package (payload/previous/): the
+# calibration and an edited configuration survive, the running daemon is
+# restarted once, onto the new binary, and a connected client reconnects.
+rm -rf /etc/acceld /var/lib/acceld
+previous=$(ls /payload/previous/acceld_*.deb)
+out=$(apt-get install -y "$previous" 2>&1); status=$?
+echo "$out" | grep -E "^(Setting up|E:)"
+check "the previous release's package $(basename "$previous") installs" [ $status = 0 ]
+sed -i 's/^rate = 100$/rate = 400/' /etc/acceld/acceld.conf
+out=$(ask '{"class":"calibrate","offset":[0.2,0,0],"scale":[1,1,1]}'); echo "$out" | head -1
+check "under the previous release: the edited rate (400 Hz) applies and a calibration is saved" \
+    sh -c 'echo "$0" | grep -q "\"rate\":400" && [ -s /var/lib/acceld/calibration.json ]' "$out"
+# A client that watches frames, and when the daemon hangs up connects
+# again (for up to 60 s) and reads one more frame.
+python3 - "$socket" > /tmp/reconnect.log 2>&1 <<'PYTHON' &
+import socket, sys, time
+def session(first):
+    client = socket.socket(socket.AF_UNIX)
+    client.settimeout(60)
+    client.connect(sys.argv[1])
+    stream = client.makefile("rwb")
+    print("hello", stream.readline().decode().strip(), flush=True)
+    stream.write(b'{"class":"watch","streams":["frames"],"rate":5}\n'); stream.flush()
+    frames = 0
+    while True:
+        line = stream.readline().decode()
+        if not line:
+            print("EOF: the daemon hung up after", frames, "frames", flush=True); return
+        if '"class":"frame"' in line:
+            frames += 1
+            if frames == 1: print("frame", line.strip(), flush=True)
+            if not first: return
+session(True)
+deadline = time.time() + 60
+while True:
+    try:
+        session(False); break
+    except OSError as error:
+        if time.time() > deadline: print("gave up reconnecting:", error); sys.exit(1)
+        time.sleep(0.2)
+PYTHON
+client=$!
+within 30 grep -q '^frame' /tmp/reconnect.log
+pid=$(show MainPID); restarts=$(show NRestarts)
+sleep 1; since=$(date '+%Y-%m-%d %H:%M:%S'); sleep 1
+out=$(apt-get install -y -o Dpkg::Options::=--force-confold /payload/acceld_*.deb 2>&1); status=$?
+echo "$out" | grep -E "^(Preparing|Unpacking|Setting up|E:)"
+check "apt-get upgrades it to $(dpkg-query -W -f='${Version}' acceld) (from $(basename "$previous"))" \
+    sh -c '[ '$status' = 0 ] && [ "$(dpkg-query -W -f="\${Version}" acceld)" = "$(dpkg-deb -f /payload/acceld_*.deb Version)" ]'
+ls /etc/acceld/
+check "the edited configuration survives the upgrade, with no .dpkg-* copy beside it" \
+    sh -c 'grep -q "^rate = 400$" /etc/acceld/acceld.conf && ! ls /etc/acceld/*.dpkg-* 2>/dev/null'
+starts=$(journalctl -u acceld.service --since "$since" --no-pager -o cat | grep -cE "^Started (acceld.service|Accelerometer daemon)")
+echo "after the upgrade: PID $pid -> $(show MainPID), $starts start(s) since the upgrade began, NRestarts $restarts -> $(show NRestarts)"
+check "the upgrade restarted the running daemon once, onto the new binary" \
+    sh -c '[ '$starts' = 1 ] && [ "$(systemctl show acceld.service --value -p MainPID)" != '$pid' ] && systemctl -q is-active acceld.service && [ "$(readlink /proc/$(systemctl show acceld.service --value -p MainPID)/exe)" = /usr/bin/acceld ]'
+within 60 sh -c '! kill -0 '$client' 2>/dev/null'
+cat /tmp/reconnect.log
+check "the connected client was hung up on and reconnected: hello from the new version, frames at the edited rate" \
+    sh -c 'grep -q "^EOF" /tmp/reconnect.log && grep "^hello" /tmp/reconnect.log | tail -1 | grep -q "\"version\":\"$(dpkg-query -W -f="\${Version}" acceld | sed "s/+dirty//")\".*\"rate\":400" && [ $(grep -c "^frame" /tmp/reconnect.log) = 2 ]'
+out=$(frames); echo "$out" | head -1
+check "the calibration survives the upgrade (x: 1.008 - 0.2 = 0.808 g)" contains "$out" '"acc":\[0.8080,-1.0080,-2.3040\]'
 
 echo "BOOT-CHECKS: $pass passed, $fail failed"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Builds the Debian package of the previous release (the commit recorded in
+# packaging/previous-release) with that release's own scripts, for the
+# upgrade checks of the package test and the boot test. Prints the
+# package's path. Cached in .build-upgrade/ per commit: the build is a
+# second release build (minutes), done once per clone.
+# The sources are exported with `git archive` rather than `git worktree
+# add`: the same tree, without registering a work tree in the repository
+# (which other work trees of the same clone share).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+commit=$(grep -v '^#' packaging/previous-release | head -1)
+cache=.build-upgrade
+mkdir -p "$cache"
+package=$(ls "$cache"/"$commit"/acceld_*.deb 2>/dev/null | head -1 || true)
+if [ -n "$package" ]; then echo "$package"; exit 0; fi
+
+git cat-file -e "$commit^{commit}" 2>/dev/null || {
+    echo "previous-release: commit $commit (packaging/previous-release) is not in this clone: fetch the full history (git fetch --unshallow)" >&2
+    exit 1; }
+started=$(date +%s)
+source=$cache/src-$commit
+rm -rf "$source" && mkdir -p "$source"
+git archive "$commit" | tar -x -C "$source"
+echo "previous-release: building the package of $commit (a release build; cached in $cache/$commit)" >&2
+(cd "$source" && ./scripts/build-release.sh) || { echo "previous-release: building $commit failed" >&2; exit 1; }
+built=$(cd "$source" && ./scripts/package-deb.sh 2>/dev/null) || { echo "previous-release: packaging $commit failed" >&2; exit 1; }
+mkdir -p "$cache/$commit"
+cp "$source/$built" "$cache/$commit/"
+rm -rf "$source"
+echo "previous-release: built $(basename "$built") in $(( $(date +%s) - started )) s" >&2
+ls "$cache/$commit"/acceld_*.deb
