@@ -34,7 +34,7 @@ if [ "$status" -ne 0 ]; then
     echo "package-test: lintian found errors or warnings in $package (above): fix them, or override one in packaging/debian/lintian-overrides with its reason" >&2
     exit 1
 fi
-echo "package-test: lintian: 0 errors, 0 warnings ($(( $(date +%s) - started )) s)" >&2
+echo "package-test: lintian: 0 errors, 0 warnings ($(( $(date +%s) - started )) s into the stage)" >&2
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "package-test: piuparts needs root: going on through sudo" >&2

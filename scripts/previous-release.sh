@@ -25,7 +25,7 @@ rm -rf "$source" && mkdir -p "$source"
 git archive "$commit" | tar -x -C "$source"
 echo "previous-release: building the package of $commit (a release build; cached in $cache/$commit)" >&2
 (cd "$source" && ./scripts/build-release.sh) || { echo "previous-release: building $commit failed" >&2; exit 1; }
-built=$(cd "$source" && ./scripts/package-deb.sh 2>/dev/null) || { echo "previous-release: packaging $commit failed" >&2; exit 1; }
+built=$(cd "$source" && ./scripts/package-deb.sh) || { echo "previous-release: packaging $commit failed" >&2; exit 1; }
 mkdir -p "$cache/$commit"
 cp "$source/$built" "$cache/$commit/"
 rm -rf "$source"
