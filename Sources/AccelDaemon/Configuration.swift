@@ -154,6 +154,18 @@ extension Configuration {
             .flag("daemon", "power-down-on-exit", \.daemon.powerDownOnExit, "power the chip down on exit"),
             .flag("daemon", "wait-for-device", \.daemon.waitForDevice, "wait for a missing device at start"),
             .number("movement", "maximum-seconds", \.motion.movement.maximumSeconds, 0.05...60, unit: "s", "longer movements are handling, not reported"),
+
+            // Issue #14: shake begins and ends, free fall confirmed or withdrawn, taps.
+            .number("shake", "end-seconds", \.motion.shake.endSeconds, 0...10, unit: "s", "no active sample this long ends a shake"),
+            .number("freefall", "confirm-seconds", \.motion.freeFall.confirmSeconds, 0.005...10, unit: "s", "a fall this long is confirmed"),
+            .number("freefall", "confirm-magnitude", \.motion.freeFall.confirmMagnitude, 0.01...1, unit: "g", "largest mean |a| of a fall"),
+            .number("tap", "threshold", \.motion.tap.threshold, 0.05...20, unit: "g", "|user acceleration| of a tap's spike"),
+            .number("tap", "maximum-seconds", \.motion.tap.maximumSeconds, 0.001...1, unit: "s", "longest spike that is a tap"),
+            .number("tap", "quiet-level", \.motion.tap.quietLevel, 0.001...20, unit: "g", "below it the board is still"),
+            .number("tap", "quiet-seconds", \.motion.tap.quietSeconds, 0...10, unit: "s", "stillness before a tap"),
+            .number("tap", "latency-seconds", \.motion.tap.latencySeconds, 0...2, unit: "s", "ringing after a tap, ignored"),
+            .number("tap", "settle-seconds", \.motion.tap.settleSeconds, 0...2, unit: "s", "stillness after the ringing before a double tap counts"),
+            .number("tap", "double-tap-seconds", \.motion.tap.doubleTapSeconds, 0.01...5, unit: "s", "a second tap must begin within this"),
         ]
     }
 
@@ -203,7 +215,7 @@ extension Configuration {
     }
 
     /// Sections a client may change at run time with `configure`.
-    static let tunableSections: Set<String> = ["gravity", "orientation", "shake", "freefall", "movement"]
+    static let tunableSections: Set<String> = ["gravity", "orientation", "shake", "freefall", "movement", "tap"]
 
     /// Applies "section.key" = value pairs (the `configure` request's
     /// tunables); returns why one cannot be applied, or nil.

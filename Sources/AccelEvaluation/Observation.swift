@@ -18,6 +18,8 @@ struct Observation {
     var falls: [Fall] = []
     /// Early warnings the detector withdrew.
     var withdrawnFalls: [Fall] = []
+    /// Early warnings not (yet) confirmed or withdrawn.
+    private var warnings: [Fall] = []
     var orientationChanges: [(t: Double, orientation: DeviceOrientation)] = []
     var movements: [Movement] = []
     var taps: [Tap] = []
@@ -43,14 +45,22 @@ struct Observation {
         switch event {
         case .orientation(let change):
             orientationChanges.append((change.t, change.orientation))
-        case .shake(let s):
-            shakes.append(Shake(firstMessage: s.t, start: s.start))
+        case .shake(.started(let t, let start)):
+            shakes.append(Shake(firstMessage: t, start: start))
+        case .shake(.ended):
+            break
         case .freeFall(.started(let t, let start)):
-            falls.append(Fall(firstMessage: t, start: start))
+            warnings.append(Fall(firstMessage: t, start: start))
+        case .freeFall(.confirmed(_, let start)):
+            if let i = warnings.lastIndex(where: { $0.start == start }) { falls.append(warnings.remove(at: i)) }
+        case .freeFall(.withdrawn(_, let start, _)):
+            if let i = warnings.lastIndex(where: { $0.start == start }) { withdrawnFalls.append(warnings.remove(at: i)) }
         case .freeFall(.ended(_, let start, let duration, _)):
             if let i = falls.lastIndex(where: { $0.start == start }) { falls[i].duration = duration }
         case .movement(let m):
             movements.append(Movement(start: m.start, duration: m.duration))
+        case .tap(let tap):
+            taps.append(Tap(t: tap.t, count: tap.count))
         }
     }
 }

@@ -12,9 +12,15 @@ public struct SignalReport: Sendable {
     // Shake.
     public var shakeSegments = 0
     public var shakeSegmentsFound = 0
+    /// Shakes reported in the coremotion shake segments (one each is ideal).
+    public var shakesInSegments = 0
     /// From vigorous shaking's onset to the first shake message (s).
     public var shakeDelays: [Double] = []
+    /// Shakes outside the labelled rest and drive where Core Motion saw no vigorous motion.
     public var falseShakesRestDrive = 0
+    /// Shakes where the labels say rest or drive but Core Motion measured
+    /// vigorous motion (the shaking went on past the label).
+    public var shakesUnlabelled = 0
     public var restDriveMinutes = 0.0
     public var shakesChopping = 0
     public var chopMinutes = 0.0
@@ -84,8 +90,10 @@ public struct SignalReport: Sendable {
         [
             ("gravity error vs Core Motion, median / mean (°)", "\(fixed(gravityMedian, 1)) / \(fixed(gravityMean, 1))", "≤ 5 / ≤ 16"),
             ("shake segments found (coremotion, physilog)", "\(shakeSegmentsFound)/\(shakeSegments)", "all"),
+            ("shakes reported per coremotion shake segment (about 20 s each)", fixed(Double(shakesInSegments) / Double(max(shakeSegments - 2, 1)), 1), ""),
             ("shake: first message after vigorous shaking begins, median (s)", fixed(shakeDelayMedian, 2), "≤ 0.5"),
             ("false shakes per minute, rest + drive", fixed(falseShakesPerMinute, 2), "≤ 0.1"),
+            ("shakes where labels say rest but Core Motion saw shaking", String(shakesUnlabelled), ""),
             ("shakes per minute while chopping", fixed(Double(shakesChopping) / max(chopMinutes, 1e-9), 2), ""),
             ("gesture shakes found (gestures/shake_*)", "\(gestureShakesFound)/\(gestureShakes)", ""),
             ("shakes in other gestures / on drops / in daily", "\(shakesInOtherGestures) / \(shakesOnDrops) / \(shakesDaily)", "0 / 0 / 0"),

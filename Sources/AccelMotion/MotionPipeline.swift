@@ -11,6 +11,7 @@ public struct MotionPipeline: Sendable {
     private var shakeDetector: ShakeDetector
     private var freeFallDetector: FreeFallDetector
     private var movementDetector: MovementDetector
+    private var tapDetector: TapDetector
 
     public init(settings: MotionSettings = MotionSettings()) {
         self.settings = settings
@@ -19,6 +20,7 @@ public struct MotionPipeline: Sendable {
         shakeDetector = ShakeDetector(settings: settings.shake)
         freeFallDetector = FreeFallDetector(settings: settings.freeFall)
         movementDetector = MovementDetector(settings: settings.movement)
+        tapDetector = TapDetector(settings: settings.tap)
     }
 
     /// The orientation decided so far (`unknown` until one has settled).
@@ -33,6 +35,7 @@ public struct MotionPipeline: Sendable {
         shakeDetector.settings = settings.shake
         freeFallDetector.settings = settings.freeFall
         movementDetector.settings = settings.movement
+        tapDetector.settings = settings.tap
     }
 
     /// Processes one sample; appends any events it completes to `events`.
@@ -48,13 +51,14 @@ public struct MotionPipeline: Sendable {
         }
         if let fall = freeFallDetector.process(magnitude: magnitude, t: t) {
             events.append(.freeFall(fall))
-            // Shaking that ends in a free fall was the wind-up of a throw.
-            if case .started = fall { shakeDetector.cancel() }
+            // Shaking that ends in a free fall was the wind-up of a throw:
+            // it is over now.
+            if case .confirmed = fall, let end = shakeDetector.interrupt(t: t) { events.append(.shake(end)) }
         }
         // While falling and landing, |user| is about 1 g and the impact
         // reverses it: that is a drop, not a shake, so the shake detector
         // sees calm instead.
-        let shakeInput = freeFallDetector.isFalling || freeFallDetector.isSettling ? Vector3.zero : user
+        let shakeInput = freeFallDetector.isConfirmed || freeFallDetector.isSettling ? Vector3.zero : user
         if let shake = shakeDetector.process(user: shakeInput, t: t) {
             events.append(.shake(shake))
         }
@@ -62,6 +66,12 @@ public struct MotionPipeline: Sendable {
         if shakeDetector.isShaking || freeFallDetector.isFalling { movementDetector.voided = true }
         if let movement = movementDetector.process(user: user, t: t) {
             events.append(.movement(movement))
+        }
+        // Falling, landing and shaking have impacts enough, and none is a tap.
+        if freeFallDetector.isFalling || freeFallDetector.isSettling || shakeDetector.isShaking {
+            tapDetector.suppress(t: t)
+        } else if let tap = tapDetector.process(user: user, t: t) {
+            events.append(.tap(tap))
         }
         return Frame(seq: sample.seq, t: t, acceleration: a, gravity: gravity, user: user,
                      attitude: Attitude(gravity: gravity))

@@ -7,6 +7,7 @@ public struct MotionSettings: Sendable, Equatable {
     public var shake = ShakeSettings()
     public var freeFall = FreeFallSettings()
     public var movement = MovementSettings()
+    public var tap = TapSettings()
     public init() {}
 }
 
@@ -48,29 +49,41 @@ public struct OrientationSettings: Sendable, Equatable {
 public struct ShakeSettings: Sendable, Equatable {
     /// A sample is active when |user acceleration| reaches this (g).
     public var threshold = 1.2
-    /// The window the fractions are taken over (s).
-    public var windowSeconds = 0.5
+    /// The window the fractions and reversals are taken over (s): long
+    /// enough for two back-and-forth cycles of a 3 Hz shake.
+    public var windowSeconds = 0.75
     /// Fraction of the window's samples that must be active to start.
     /// Measured on shared/data/shake at 100 Hz: the bursts reach 0.47 (the
     /// second, jerky one) to 0.82; handling between them stays below 0.27.
     public var fraction = 0.35
-    /// Direction reversals among active samples needed to start: a shake
-    /// goes back and forth; a single jolt does not.
-    public var minimumReversals = 1
+    /// Direction reversals (against the stroke's direction) needed to start:
+    /// four is two full cycles. A whip (out and back) or a slam (down and
+    /// stop) makes three at most in gestures/; every shake segment makes four
+    /// within 0.4 s (median) of its onset.
+    public var minimumReversals = 4
     /// From first to last active sample in the window, at least (s).
     public var minimumSpanSeconds = 0.25
     /// The shake ends (and re-arms) when the active fraction falls below this.
     public var rearmFraction = 0.1
     /// Quiet time after a shake before another may start (s).
     public var minimumIntervalSeconds = 1.0
+    /// It ends only after no sample has been active for this long: a person
+    /// shaking a phone pauses between strokes without stopping (s).
+    public var endSeconds = 0.5
     public init() {}
 }
 
 public struct FreeFallSettings: Sendable, Equatable {
     /// Free fall while |a| is below this (g).
     public var threshold = 0.4
-    /// It counts once it has lasted this long (s).
-    public var minimumSeconds = 0.1
+    /// The early warning (`phase: start`) once it has lasted this long (s).
+    public var minimumSeconds = 0.08
+    /// Confirmed (`phase: confirmed`) once it has lasted this long, longer
+    /// than any gesture's low phase (s).
+    public var confirmSeconds = 0.2
+    /// ... and only while the mean |a| since it began is at most this (g):
+    /// free fall is |a| ≈ 0, a gesture only passes through low values.
+    public var confirmMagnitude = 0.25
     /// It ends when |a| reaches this (g): above `threshold`, so a wobble in
     /// mid-air does not cut a fall in two.
     public var exitThreshold = 0.8
@@ -93,5 +106,28 @@ public struct MovementSettings: Sendable, Equatable {
     /// Longer "movements" are someone handling the board, not a gesture,
     /// and are not reported (s).
     public var maximumSeconds = 1.5
+    public init() {}
+}
+
+public struct TapSettings: Sendable, Equatable {
+    /// A spike of |user acceleration| at or above this is a tap candidate (g).
+    public var threshold = 0.5
+    /// The spike, from rising through half the threshold to falling back
+    /// below it, lasts at most this long (s).
+    public var maximumSeconds = 0.06
+    /// The board is still while the mean |user acceleration| over
+    /// `quietSeconds` is at most this (g).
+    public var quietLevel = 0.07
+    /// Still over this long before a tap (s).
+    public var quietSeconds = 0.5
+    /// A tap rings this long: a second spike sooner than this after the
+    /// first is not a second tap, and nothing is judged in it (s).
+    public var latencySeconds = 0.1
+    /// After the ringing, |user| stays below half the threshold this long
+    /// before a double tap is reported (s).
+    public var settleSeconds = 0.1
+    /// A second tap must begin within this of the first; a single tap is
+    /// reported when it has passed (s).
+    public var doubleTapSeconds = 0.4
     public init() {}
 }
