@@ -7,6 +7,8 @@ import AccelDriver
 public struct MotionPipeline: Sendable {
     public private(set) var settings: MotionSettings
     private var gravityFilter: GravityFilter
+    /// The detectors' steadier gravity (see `GravitySettings.baseline`).
+    private var baselineFilter: GravityFilter
     private var orientationDetector: OrientationDetector
     private var shakeDetector: ShakeDetector
     private var freeFallDetector: FreeFallDetector
@@ -16,6 +18,7 @@ public struct MotionPipeline: Sendable {
     public init(settings: MotionSettings = MotionSettings()) {
         self.settings = settings
         gravityFilter = GravityFilter(settings: settings.gravity)
+        baselineFilter = GravityFilter(settings: settings.gravity.baseline)
         orientationDetector = OrientationDetector(settings: settings.orientation)
         shakeDetector = ShakeDetector(settings: settings.shake)
         freeFallDetector = FreeFallDetector(settings: settings.freeFall)
@@ -31,6 +34,7 @@ public struct MotionPipeline: Sendable {
     public mutating func update(_ settings: MotionSettings) {
         self.settings = settings
         gravityFilter.settings = settings.gravity
+        baselineFilter.settings = settings.gravity.baseline
         orientationDetector.settings = settings.orientation
         shakeDetector.settings = settings.shake
         freeFallDetector.settings = settings.freeFall
@@ -44,7 +48,8 @@ public struct MotionPipeline: Sendable {
         let a = sample.g
         let magnitude = a.magnitude
         let gravity = gravityFilter.process(a, t: t)
-        let user = a - gravity
+        // What the detectors call user acceleration: against the baseline.
+        let user = a - baselineFilter.process(a, t: t)
 
         if let change = orientationDetector.process(gravity: gravity, magnitude: magnitude, t: t) {
             events.append(.orientation(change))
@@ -73,7 +78,7 @@ public struct MotionPipeline: Sendable {
         } else if let tap = tapDetector.process(user: user, t: t) {
             events.append(.tap(tap))
         }
-        return Frame(seq: sample.seq, t: t, acceleration: a, gravity: gravity, user: user,
+        return Frame(seq: sample.seq, t: t, acceleration: a, gravity: gravity, user: a - gravity,
                      attitude: Attitude(gravity: gravity))
     }
 }

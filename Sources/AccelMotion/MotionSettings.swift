@@ -25,11 +25,29 @@ public struct GravitySettings: Sendable, Equatable {
     }
     public var filter = Filter.adaptive
     public var cutoffHz = 2.0
-    public var motionCutoffHz = 0.1
+    /// Measured against Core Motion's gravity on coremotion/ (100 Hz):
+    /// 0.1 Hz with a 0.15 g band gave 10.3° median / 20.4° mean error,
+    /// 0.5 Hz with 0.6 g gives 7.1° / 15.1° (docs/ALGORITHMS.md).
+    public var motionCutoffHz = 0.5
     /// |(|a| − 1 g)| at which the adaptive filter is fully slowed, in g.
-    public var adaptiveBand = 0.15
+    public var adaptiveBand = 0.6
     public var classicFactor = 0.1
+    /// The detectors (shake, movement, tap) take user acceleration against
+    /// their own, steadier baseline: the same filter, slowed to this
+    /// cut-off ...
+    public var baselineMotionCutoffHz = 0.1
+    /// ... once |(|a| − 1 g)| reaches this (g). A tap's 2 g spike or a
+    /// whip must not drag the baseline, or its own wake looks like motion.
+    public var baselineAdaptiveBand = 0.15
     public init() {}
+
+    /// The settings of the detectors' baseline filter.
+    public var baseline: GravitySettings {
+        var settings = self
+        settings.motionCutoffHz = baselineMotionCutoffHz
+        settings.adaptiveBand = baselineAdaptiveBand
+        return settings
+    }
 }
 
 public struct OrientationSettings: Sendable, Equatable {
@@ -106,6 +124,10 @@ public struct MovementSettings: Sendable, Equatable {
     /// Longer "movements" are someone handling the board, not a gesture,
     /// and are not reported (s).
     public var maximumSeconds = 1.5
+    /// It is reported only if |user acceleration| held `startThreshold` this
+    /// long at a stretch (s). The Qt gesture phone's one-sample glitches of
+    /// 0.5 g (on a board at rest) hold it for 20 ms at most.
+    public var minimumPushSeconds = 0.05
     public init() {}
 }
 
