@@ -161,6 +161,7 @@ extension Configuration {
             .number("freefall", "confirm-magnitude", \.motion.freeFall.confirmMagnitude, 0.01...1, unit: "g", "largest mean |a| of a fall"),
             .number("gravity", "baseline-motion-cutoff-hz", \.motion.gravity.baselineMotionCutoffHz, 0.001...50, unit: "Hz", "the detectors' baseline: cut-off while accelerated"),
             .number("gravity", "baseline-adaptive-band", \.motion.gravity.baselineAdaptiveBand, 0.01...2, unit: "g", "the detectors' baseline: ||a| - 1| at which it is fully slowed"),
+            .number("orientation", "agreement-degrees", \.motion.orientation.agreementDegrees, 1...180, unit: "degrees", "no decision while the sample points farther than this from gravity"),
             .number("movement", "minimum-push-seconds", \.motion.movement.minimumPushSeconds, 0...2, unit: "s", "shortest push (above the start threshold) reported"),
             .number("tap", "threshold", \.motion.tap.threshold, 0.05...20, unit: "g", "|user acceleration| of a tap's spike"),
             .number("tap", "maximum-seconds", \.motion.tap.maximumSeconds, 0.001...1, unit: "s", "longest spike that is a tap"),

@@ -59,8 +59,16 @@ public struct OrientationDetector: Sendable {
     /// - Parameters:
     ///   - gravity: the low-passed specific force (direction matters).
     ///   - magnitude: |a| of the raw sample, for the acceleration gate.
-    public mutating func process(gravity: Vector3, magnitude: Double, t: Double) -> Change? {
-        let proposal = propose(gravity: gravity, magnitude: magnitude)
+    ///   - sample: the raw sample, for the agreement gate (none: no gate).
+    public mutating func process(gravity: Vector3, magnitude: Double, sample: Vector3? = nil, t: Double) -> Change? {
+        var proposal = propose(gravity: gravity, magnitude: magnitude)
+        // A board at rest feels its gravity: while the sample points well
+        // away from the estimate, the estimate is still catching up with a
+        // swing (a chop), and nothing is decided.
+        if let sample, sample.magnitude > 0, gravity.magnitude > 0,
+           degrees(acos(min(max(sample.normalized.dot(gravity.normalized), -1), 1))) > settings.agreementDegrees {
+            proposal = nil
+        }
         guard let proposal, proposal != current else {
             candidate = .unknown
             return nil

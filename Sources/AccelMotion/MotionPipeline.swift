@@ -51,7 +51,7 @@ public struct MotionPipeline: Sendable {
         // What the detectors call user acceleration: against the baseline.
         let user = a - baselineFilter.process(a, t: t)
 
-        if let change = orientationDetector.process(gravity: gravity, magnitude: magnitude, t: t) {
+        if let change = orientationDetector.process(gravity: gravity, magnitude: magnitude, sample: a, t: t) {
             events.append(.orientation(change))
         }
         if let fall = freeFallDetector.process(magnitude: magnitude, t: t) {

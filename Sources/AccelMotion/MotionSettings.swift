@@ -61,6 +61,12 @@ public struct OrientationSettings: Sendable, Equatable {
     public var magnitudeTolerance = 0.25
     /// A new face must hold this long before the event fires (s).
     public var settleSeconds = 0.3
+    /// No decision while the sample's direction is more than this from the
+    /// gravity estimate's (degrees). On coremotion/, 20° or more leaves two
+    /// flips to landscape mid-chop that Core Motion's gravity puts 56° away
+    /// (0.45 per minute of motion); 10° leaves none at 400 Hz, one at 100 Hz,
+    /// and agreement at rest stays 100 %.
+    public var agreementDegrees = 10.0
     public init() {}
 }
 
