@@ -65,8 +65,9 @@ public struct OrientationDetector: Sendable {
         // A board at rest feels its gravity: while the sample points well
         // away from the estimate, the estimate is still catching up with a
         // swing (a chop), and nothing is decided.
-        if let sample, sample.magnitude > 0, gravity.magnitude > 0,
-           degrees(acos(min(max(sample.normalized.dot(gravity.normalized), -1), 1))) > settings.agreementDegrees {
+        // (Compared as cosines: no acos per sample.)
+        if proposal != nil, let sample,
+           sample.dot(gravity) < sample.magnitude * gravity.magnitude * cos(settings.agreementDegrees * .pi / 180) {
             proposal = nil
         }
         guard let proposal, proposal != current else {
