@@ -18,6 +18,8 @@ $bench pipeline
 $bench replay --minutes 10
 $bench bus --seconds 10 --rate 400
 $bench bus --seconds 10 --rate 100
+# The detectors' regression table (docs/ALGORITHMS.md), when the recordings are there.
+[ -d ../shared/data ] && $bench signal
 
 live() {  # rate clients client-rate
     local scratch socket pid
