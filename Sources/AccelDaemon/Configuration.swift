@@ -130,7 +130,7 @@ extension Configuration {
             .number("shake", "minimum-interval-seconds", \.motion.shake.minimumIntervalSeconds, 0...60, unit: "s", "quiet time between shakes"),
 
             .number("freefall", "threshold", \.motion.freeFall.threshold, 0.01...1, unit: "g", "|a| below it is falling"),
-            .number("freefall", "minimum-seconds", \.motion.freeFall.minimumSeconds, 0.005...10, unit: "s", "shortest fall reported"),
+            .number("freefall", "minimum-seconds", \.motion.freeFall.minimumSeconds, 0.005...10, unit: "s", "low this long: the early warning (phase start)"),
             .number("freefall", "exit-threshold", \.motion.freeFall.exitThreshold, 0.01...5, unit: "g", "|a| that ends a fall"),
             .number("freefall", "rearm-seconds", \.motion.freeFall.rearmSeconds, 0...10, unit: "s", "calm time before the next fall"),
 

@@ -106,7 +106,7 @@ public struct SignalEvaluation {
             // Movement while the phone rests in the hand.
             report.movementsRestInHand += seen.movements.filter { truth.activity(at: $0.start) == .rest }.count
             report.zeroDurationMovements += seen.movements.filter { $0.duration <= 0 }.count
-            report.taps += seen.taps.count
+            report.tapsCoremotion += seen.taps.count
             // Orientation: agreement at settled rest, unsupported flips in motion.
             for frame in seen.frames {
                 let i = truth.index(at: frame.t)

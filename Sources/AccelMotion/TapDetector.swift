@@ -3,18 +3,17 @@ import AccelDriver
 
 /// Taps and double taps, in the spirit of the LIS302DL's click unit but in
 /// seconds: a tap is a short spike of user acceleration on a board that was
-/// still just before. The three rules are physical:
+/// still just before and is still again just after. The rules are physical:
 ///
-/// - **Still before**: |user| below `quietLevel` for `quietSeconds` before
-///   the spike. A finger taps a board that rests or is held; steps, drops
-///   (falling is |user| ≈ 1 g) and handling are never still before their
-///   impacts.
+/// - **Still before**: the mean |user| over the `quietSeconds` before the
+///   spike began rising is at most `quietLevel`. A finger taps a board that
+///   rests; steps, drops (falling is |user| ≈ 1 g) and handling are never
+///   still before their impacts.
 /// - **Short**: from rising through half the threshold to falling back
 ///   below it takes at most `maximumSeconds`. A finger's impulse is over in
 ///   one or two samples; a push or a step lasts longer.
 /// - **Second tap**: another short spike from `latencySeconds` (the first
 ///   one's ringing) to `doubleTapSeconds` after the first makes a double tap.
-///
 /// - **Still after**: once the ringing (`latencySeconds`) is over, |user|
 ///   stays below half the threshold for `settleSeconds`. A tap leaves the
 ///   board where it was; a knock that starts a step or a pick-up does not.
@@ -61,9 +60,10 @@ public struct TapDetector: Sendable {
     private var recent = TimeWindow<Double>()
     private var recentSum = 0.0
     private var historyStart: Double?
-    /// Last sample at or above `quietLevel`, and the stillness measured
-    /// just before the run of such samples began: a spike's own rise
-    /// (several samples at 400 Hz) does not count against the stillness.
+    /// Last sample at or above half the threshold; where the current run of
+    /// such samples began, and whether the board was still just before it:
+    /// a spike's own rise (several samples at 400 Hz) does not count
+    /// against the stillness.
     private var lastLoud = -Double.infinity
     private var lastSample = -Double.infinity
     private var riseStart = -Double.infinity
