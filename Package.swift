@@ -38,6 +38,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The detectors' regression table on the development recordings
+        // (accel-bench signal, and the tests that hold its targets).
+        .target(name: "AccelEvaluation", dependencies: ["AccelDaemon", "AccelDriver", "AccelMotion"]),
         // Bring-up and client logic for accelctl: probe, dump, calibration,
         // rate, the daemon client, plots, the terminal view.
         .target(name: "AccelTools", dependencies: ["AccelDriver", "AccelMotion", "AccelProtocol", "AccelDaemon"]),
@@ -52,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "accel-bench",
             dependencies: [
-                "AccelDaemon", "AccelDriver", "AccelMotion",
+                "AccelDaemon", "AccelDriver", "AccelMotion", "AccelEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -72,7 +75,7 @@ let package = Package(
         .executableTarget(name: "calibration-writer", dependencies: ["AccelDaemon", "AccelDriver"], path: "Tests/Helpers/calibration-writer"),
         // Runs the built binaries and talks to them: shared by the end-to-end tests.
         .target(name: "TestSupport", dependencies: ["AccelDriver"], path: "Tests/TestSupport"),
-        .testTarget(name: "AccelDaemonTests", dependencies: ["AccelDaemon", "AccelProtocol", "TestSupport"]),
+        .testTarget(name: "AccelDaemonTests", dependencies: ["AccelDaemon", "AccelProtocol", "AccelEvaluation", "TestSupport"]),
         .testTarget(name: "AccelToolsTests", dependencies: ["AccelTools", "AccelDaemon", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -48,6 +48,8 @@ $bench pipeline
 $bench replay --minutes 10
 $bench bus --seconds 10 --rate 400
 $bench bus --seconds 10 --rate 100
+# The detectors' regression table (docs/ALGORITHMS.md), when the recordings are there.
+[ -d ../shared/data ] && $bench signal
 
 # The floor under the live figures: the design's timing and 16 plain
 # writes a tick, with no chip, pipeline or JSON; and a plain thread instead

@@ -178,7 +178,7 @@ extension Configuration {
             .number("shake", "minimum-interval-seconds", \.motion.shake.minimumIntervalSeconds, 0...60, unit: "s", "quiet time between shakes"),
 
             .number("freefall", "threshold", \.motion.freeFall.threshold, 0.01...1, unit: "g", "|a| below it is falling"),
-            .number("freefall", "minimum-seconds", \.motion.freeFall.minimumSeconds, 0.005...10, unit: "s", "shortest fall reported"),
+            .number("freefall", "minimum-seconds", \.motion.freeFall.minimumSeconds, 0.005...10, unit: "s", "low this long: the early warning (phase start)"),
             .number("freefall", "exit-threshold", \.motion.freeFall.exitThreshold, 0.01...5, unit: "g", "|a| that ends a fall"),
             .number("freefall", "rearm-seconds", \.motion.freeFall.rearmSeconds, 0...10, unit: "s", "calm time before the next fall"),
 
@@ -202,6 +202,22 @@ extension Configuration {
             .flag("daemon", "power-down-on-exit", \.daemon.powerDownOnExit, "power the chip down on exit"),
             .flag("daemon", "wait-for-device", \.daemon.waitForDevice, "wait for a missing device at start"),
             .number("movement", "maximum-seconds", \.motion.movement.maximumSeconds, 0.05...60, unit: "s", "longer movements are handling, not reported"),
+
+            // Issue #14: shake begins and ends, free fall confirmed or withdrawn, taps.
+            .number("shake", "end-seconds", \.motion.shake.endSeconds, 0...10, unit: "s", "no active sample this long ends a shake"),
+            .number("freefall", "confirm-seconds", \.motion.freeFall.confirmSeconds, 0.005...10, unit: "s", "a fall this long is confirmed"),
+            .number("freefall", "confirm-magnitude", \.motion.freeFall.confirmMagnitude, 0.01...1, unit: "g", "largest mean |a| of a fall"),
+            .number("gravity", "baseline-motion-cutoff-hz", \.motion.gravity.baselineMotionCutoffHz, 0.001...50, unit: "Hz", "the detectors' baseline: cut-off while accelerated"),
+            .number("gravity", "baseline-adaptive-band", \.motion.gravity.baselineAdaptiveBand, 0.01...2, unit: "g", "the detectors' baseline: ||a| - 1| at which it is fully slowed"),
+            .number("orientation", "agreement-degrees", \.motion.orientation.agreementDegrees, 1...180, unit: "degrees", "no decision while the sample points farther than this from gravity"),
+            .number("movement", "minimum-push-seconds", \.motion.movement.minimumPushSeconds, 0...2, unit: "s", "shortest push (above the start threshold) reported"),
+            .number("tap", "threshold", \.motion.tap.threshold, 0.05...20, unit: "g", "|user acceleration| of a tap's spike"),
+            .number("tap", "maximum-seconds", \.motion.tap.maximumSeconds, 0.001...1, unit: "s", "longest spike that is a tap"),
+            .number("tap", "quiet-level", \.motion.tap.quietLevel, 0.001...20, unit: "g", "below it the board is still"),
+            .number("tap", "quiet-seconds", \.motion.tap.quietSeconds, 0...10, unit: "s", "stillness before a tap"),
+            .number("tap", "latency-seconds", \.motion.tap.latencySeconds, 0...2, unit: "s", "ringing after a tap, ignored"),
+            .number("tap", "settle-seconds", \.motion.tap.settleSeconds, 0...2, unit: "s", "stillness after the ringing before a double tap counts"),
+            .number("tap", "double-tap-seconds", \.motion.tap.doubleTapSeconds, 0.01...5, unit: "s", "a second tap must begin within this"),
         ]
     }
 
@@ -257,7 +273,7 @@ extension Configuration {
     }
 
     /// Sections a client may change at run time with `configure`.
-    static let tunableSections: Set<String> = ["gravity", "orientation", "shake", "freefall", "movement"]
+    static let tunableSections: Set<String> = ["gravity", "orientation", "shake", "freefall", "movement", "tap"]
 
     /// Applies "section.key" = value pairs (the `configure` request's
     /// tunables); returns why one cannot be applied, or nil.

@@ -59,8 +59,17 @@ public struct OrientationDetector: Sendable {
     /// - Parameters:
     ///   - gravity: the low-passed specific force (direction matters).
     ///   - magnitude: |a| of the raw sample, for the acceleration gate.
-    public mutating func process(gravity: Vector3, magnitude: Double, t: Double) -> Change? {
-        let proposal = propose(gravity: gravity, magnitude: magnitude)
+    ///   - sample: the raw sample, for the agreement gate (none: no gate).
+    public mutating func process(gravity: Vector3, magnitude: Double, sample: Vector3? = nil, t: Double) -> Change? {
+        var proposal = propose(gravity: gravity, magnitude: magnitude)
+        // A board at rest feels its gravity: while the sample points well
+        // away from the estimate, the estimate is still catching up with a
+        // swing (a chop), and nothing is decided.
+        // (Compared as cosines: no acos per sample.)
+        if proposal != nil, let sample,
+           sample.dot(gravity) < sample.magnitude * gravity.magnitude * cos(settings.agreementDegrees * .pi / 180) {
+            proposal = nil
+        }
         guard let proposal, proposal != current else {
             candidate = .unknown
             return nil

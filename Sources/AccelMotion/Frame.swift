@@ -29,9 +29,10 @@ public struct Frame: Sendable, Equatable {
 /// a push in one direction.
 public enum MotionEvent: Sendable, Equatable {
     case orientation(OrientationDetector.Change)
-    case shake(ShakeDetector.Shake)
+    case shake(ShakeDetector.Event)
     case freeFall(FreeFallDetector.Event)
     case movement(MovementDetector.Movement)
+    case tap(TapDetector.Tap)
 
     /// The wire protocol's `class` for the event.
     public var className: String {
@@ -40,6 +41,7 @@ public enum MotionEvent: Sendable, Equatable {
         case .shake: "shake"
         case .freeFall: "freefall"
         case .movement: "movement"
+        case .tap: "tap"
         }
     }
 
@@ -47,10 +49,11 @@ public enum MotionEvent: Sendable, Equatable {
         switch self {
         case .orientation(let e): e.t
         case .shake(let e): e.t
-        case .freeFall(.started(let t, _)), .freeFall(.ended(let t, _, _, _)): t
+        case .freeFall(let e): e.t
         case .movement(let e): e.t
+        case .tap(let e): e.t
         }
     }
 
-    public static let classNames = ["orientation", "shake", "freefall", "movement"]
+    public static let classNames = ["orientation", "shake", "freefall", "movement", "tap"]
 }

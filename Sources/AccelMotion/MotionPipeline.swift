@@ -7,18 +7,23 @@ import AccelDriver
 public struct MotionPipeline: Sendable {
     public private(set) var settings: MotionSettings
     private var gravityFilter: GravityFilter
+    /// The detectors' steadier gravity (see `GravitySettings.baseline`).
+    private var baselineFilter: GravityFilter
     private var orientationDetector: OrientationDetector
     private var shakeDetector: ShakeDetector
     private var freeFallDetector: FreeFallDetector
     private var movementDetector: MovementDetector
+    private var tapDetector: TapDetector
 
     public init(settings: MotionSettings = MotionSettings()) {
         self.settings = settings
         gravityFilter = GravityFilter(settings: settings.gravity)
+        baselineFilter = GravityFilter(settings: settings.gravity.baseline)
         orientationDetector = OrientationDetector(settings: settings.orientation)
         shakeDetector = ShakeDetector(settings: settings.shake)
         freeFallDetector = FreeFallDetector(settings: settings.freeFall)
         movementDetector = MovementDetector(settings: settings.movement)
+        tapDetector = TapDetector(settings: settings.tap)
     }
 
     /// The orientation decided so far (`unknown` until one has settled).
@@ -29,10 +34,12 @@ public struct MotionPipeline: Sendable {
     public mutating func update(_ settings: MotionSettings) {
         self.settings = settings
         gravityFilter.settings = settings.gravity
+        baselineFilter.settings = settings.gravity.baseline
         orientationDetector.settings = settings.orientation
         shakeDetector.settings = settings.shake
         freeFallDetector.settings = settings.freeFall
         movementDetector.settings = settings.movement
+        tapDetector.settings = settings.tap
     }
 
     /// Processes one sample; appends any events it completes to `events`.
@@ -41,20 +48,22 @@ public struct MotionPipeline: Sendable {
         let a = sample.g
         let magnitude = a.magnitude
         let gravity = gravityFilter.process(a, t: t)
-        let user = a - gravity
+        // What the detectors call user acceleration: against the baseline.
+        let user = a - baselineFilter.process(a, t: t)
 
-        if let change = orientationDetector.process(gravity: gravity, magnitude: magnitude, t: t) {
+        if let change = orientationDetector.process(gravity: gravity, magnitude: magnitude, sample: a, t: t) {
             events.append(.orientation(change))
         }
         if let fall = freeFallDetector.process(magnitude: magnitude, t: t) {
             events.append(.freeFall(fall))
-            // Shaking that ends in a free fall was the wind-up of a throw.
-            if case .started = fall { shakeDetector.cancel() }
+            // Shaking that ends in a free fall was the wind-up of a throw:
+            // it is over now.
+            if case .confirmed = fall, let end = shakeDetector.interrupt(t: t) { events.append(.shake(end)) }
         }
         // While falling and landing, |user| is about 1 g and the impact
         // reverses it: that is a drop, not a shake, so the shake detector
         // sees calm instead.
-        let shakeInput = freeFallDetector.isFalling || freeFallDetector.isSettling ? Vector3.zero : user
+        let shakeInput = freeFallDetector.isConfirmed || freeFallDetector.isSettling ? Vector3.zero : user
         if let shake = shakeDetector.process(user: shakeInput, t: t) {
             events.append(.shake(shake))
         }
@@ -63,7 +72,13 @@ public struct MotionPipeline: Sendable {
         if let movement = movementDetector.process(user: user, t: t) {
             events.append(.movement(movement))
         }
-        return Frame(seq: sample.seq, t: t, acceleration: a, gravity: gravity, user: user,
+        // Falling, landing and shaking have impacts enough, and none is a tap.
+        if freeFallDetector.isFalling || freeFallDetector.isSettling || shakeDetector.isShaking {
+            tapDetector.suppress(t: t)
+        } else if let tap = tapDetector.process(user: user, t: t) {
+            events.append(.tap(tap))
+        }
+        return Frame(seq: sample.seq, t: t, acceleration: a, gravity: gravity, user: a - gravity,
                      attitude: Attitude(gravity: gravity))
     }
 }

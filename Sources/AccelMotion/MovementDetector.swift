@@ -4,7 +4,10 @@ import AccelDriver
 /// The classic direction-of-movement gesture: user acceleration over a
 /// threshold starts a movement; the direction is the largest axis (and its
 /// sign) of the acceleration summed over the first `decisionSeconds` (the
-/// push, before the braking); a lull ends it. One event at the end.
+/// push, before the braking); a lull ends it. One event at the end, only
+/// if |user| held the start threshold for `minimumPushSeconds` at a
+/// stretch: a hand pushes a board for a tenth of a second or more, while a
+/// tap, a bump or a one-sample glitch is over in one or two samples.
 public struct MovementDetector: Sendable {
     public struct Movement: Sendable, Equatable {
         public let t: Double
@@ -39,6 +42,10 @@ public struct MovementDetector: Sendable {
     private var push = Vector3.zero
     private var peak = 0.0
     private var lastActive = 0.0
+    /// The current run of samples at or above the start threshold, and the
+    /// longest one so far in this movement (s).
+    private var pushSince: Double?
+    private var longestPush = 0.0
 
     public init(settings: MovementSettings = MovementSettings()) { self.settings = settings }
 
@@ -52,7 +59,15 @@ public struct MovementDetector: Sendable {
             push = user
             peak = magnitude
             lastActive = t
+            pushSince = t
+            longestPush = 0
             return nil
+        }
+        if magnitude >= settings.startThreshold {
+            pushSince = pushSince ?? t
+            longestPush = max(longestPush, t - pushSince!)
+        } else {
+            pushSince = nil
         }
         if t - start <= settings.decisionSeconds { push += user }
         peak = max(peak, magnitude)
@@ -62,7 +77,8 @@ public struct MovementDetector: Sendable {
         }
         guard t - lastActive >= settings.lullSeconds else { return nil }
         isMoving = false
-        guard !voided, lastActive - start <= settings.maximumSeconds else { return nil }
+        guard !voided, lastActive - start <= settings.maximumSeconds,
+              longestPush >= settings.minimumPushSeconds - 1e-9 else { return nil }
         return Movement(t: t, start: start, duration: lastActive - start, direction: Direction(dominantIn: push), peak: peak)
     }
 }

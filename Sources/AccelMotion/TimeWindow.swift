@@ -34,6 +34,16 @@ struct TimeWindow<Value>: Sendable where Value: Sendable {
         }
     }
 
+    /// Drops entries older than `cutoff` (strictly), handing each to `removed`.
+    mutating func drop(before cutoff: Double, removed: (Value) -> Void) {
+        while count > 0 && times[head] < cutoff {
+            removed(values[head]!)
+            values[head] = nil
+            head = (head + 1) % times.count
+            count -= 1
+        }
+    }
+
     mutating func removeAll() {
         while count > 0 { drop(before: .infinity) }
     }

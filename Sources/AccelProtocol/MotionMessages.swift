@@ -59,13 +59,24 @@ extension MotionEvent {
         case .orientation(let e):
             line.add("orientation", e.orientation.rawValue)
             line.add("previous", e.previous.rawValue)
-        case .shake(let e):
-            line.add("start", e.start, decimals: Decimals.t)
-            line.add("duration", e.duration, decimals: Decimals.t)
-            line.add("peak", e.peak, decimals: Decimals.g)
+        case .shake(.started(_, let start)):
+            line.add("phase", "start")
+            line.add("start", start, decimals: Decimals.t)
+        case .shake(.ended(_, let start, let duration, let peak)):
+            line.add("phase", "end")
+            line.add("start", start, decimals: Decimals.t)
+            line.add("duration", duration, decimals: Decimals.t)
+            line.add("peak", peak, decimals: Decimals.g)
         case .freeFall(.started(_, let start)):
             line.add("phase", "start")
             line.add("start", start, decimals: Decimals.t)
+        case .freeFall(.confirmed(_, let start)):
+            line.add("phase", "confirmed")
+            line.add("start", start, decimals: Decimals.t)
+        case .freeFall(.withdrawn(_, let start, let duration)):
+            line.add("phase", "withdrawn")
+            line.add("start", start, decimals: Decimals.t)
+            line.add("duration", duration, decimals: Decimals.t)
         case .freeFall(.ended(_, let start, let duration, let height)):
             line.add("phase", "end")
             line.add("start", start, decimals: Decimals.t)
@@ -75,6 +86,11 @@ extension MotionEvent {
             line.add("direction", e.direction.description)
             line.add("start", e.start, decimals: Decimals.t)
             line.add("duration", e.duration, decimals: Decimals.t)
+            line.add("peak", e.peak, decimals: Decimals.g)
+        case .tap(let e):
+            line.add("count", e.count)
+            line.add("direction", e.direction.description)
+            line.add("start", e.start, decimals: Decimals.t)
             line.add("peak", e.peak, decimals: Decimals.g)
         }
         return line.line

@@ -4,8 +4,10 @@ import AccelDriver
 /// A stream a client can watch.
 public enum StreamName: String, Sendable, CaseIterable {
     case frames, orientation, shake, freefall, movement, device, status
+    /// Taps and double taps (issue #14).
+    case tap
 
-    public static let events: Set<StreamName> = [.orientation, .shake, .freefall, .movement]
+    public static let events: Set<StreamName> = [.orientation, .shake, .freefall, .movement, .tap]
 }
 
 /// A client's request, parsed and checked. docs/PROTOCOL.md lists them.

@@ -127,7 +127,7 @@ public final class DaemonClient {
     /// An `error` reply is thrown.
     public func request(_ json: String, timeout: Double = 10) throws -> JSONObject {
         send(json)
-        let streams: Set<String> = ["frame", "orientation", "shake", "freefall", "movement", "dropped", "status"]
+        let streams: Set<String> = ["frame", "orientation", "shake", "freefall", "movement", "tap", "dropped", "status"]
         let deadline = MonotonicTime.now() + UInt64(timeout * 1e9)
         while let message = try readMessage(timeout: Double(deadline - min(deadline, MonotonicTime.now())) / 1e9) {
             let name = message["class"]?.string ?? ""

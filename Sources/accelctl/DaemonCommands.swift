@@ -15,9 +15,16 @@ func describe(_ m: JSONObject) -> String {
     let t = "t=\(n("t", 3))"
     switch m["class"]?.string ?? "" {
     case "orientation": return "\(t) orientation \(m["orientation"] ?? "?") (was \(m["previous"] ?? "?"))"
-    case "shake": return "\(t) shake for \(n("duration", 2)) s, peak \(n("peak", 2)) g"
+    case "shake":
+        return m["phase"]?.string == "start" ? "\(t) shaking" : "\(t) shake over: \(n("duration", 2)) s, peak \(n("peak", 2)) g"
     case "freefall":
-        return m["phase"]?.string == "start" ? "\(t) free fall" : "\(t) free fall over: \(n("duration", 2)) s, about \(n("height", 2)) m"
+        switch m["phase"]?.string {
+        case "start": return "\(t) falling?"
+        case "confirmed": return "\(t) free fall"
+        case "withdrawn": return "\(t) no free fall after all (\(n("duration", 2)) s low)"
+        default: return "\(t) free fall over: \(n("duration", 2)) s, about \(n("height", 2)) m"
+        }
+    case "tap": return "\(t) \(m["count"]?.number == 2 ? "double tap" : "tap") \(m["direction"] ?? "?"), peak \(n("peak", 2)) g"
     case "movement": return "\(t) movement \(m["direction"] ?? "?"), \(n("duration", 2)) s, peak \(n("peak", 2)) g"
     case "device": return "device \(m["event"] ?? m["state"] ?? ""): \(m["message"]?.description ?? "\(m["chip"] ?? "") at \(m["location"] ?? "")")"
     case "frame":
@@ -51,8 +58,8 @@ struct EventsCommand: ParsableCommand {
         commandName: "events",
         abstract: "Print acceld's messages as they come, like gpspipe.",
         discussion: """
-            Streams: frames, orientation, shake, freefall, movement, device, status,
-            or events (the four event streams). Default: events and device.
+            Streams: frames, orientation, shake, freefall, movement, tap, device,
+            status, or events (the five event streams). Default: events and device.
             Examples:
               accelctl events                                   # readable lines
               accelctl events --json shake | mosquitto_pub -l -t board/shake

@@ -76,10 +76,14 @@ struct PlotCommand: ParsableCommand {
                     onEvent: { event in
                         let label: String = switch event {
                         case .orientation(let o): o.orientation.rawValue
-                        case .shake: "shake"
-                        case .freeFall(.started): "fall"
+                        case .shake(.started): "shake"
+                        case .shake(.ended): "shake over"
+                        case .freeFall(.started): "fall?"
+                        case .freeFall(.confirmed): "fall"
+                        case .freeFall(.withdrawn): "no fall"
                         case .freeFall(.ended): "landed"
                         case .movement(let m): "move \(m.direction)"
+                        case .tap(let tap): tap.count == 2 ? "double tap" : "tap"
                         }
                         markers.append(SVGPlot.Marker(t: event.t, label: label))
                     })

@@ -53,11 +53,12 @@ struct DaemonEndToEndTests {
             switch name {
             case "frame": seqs.append(message["seq"] as! Int)
             case "orientation": events.append("orientation:\(message["orientation"]!)")
-            case "freefall": events.append("freefall:\(message["phase"]!)")
+            case "freefall", "shake": events.append("\(name):\(message["phase"]!)")
             default: events.append(name)
             }
         }
-        #expect(events == ["orientation:faceUp", "orientation:portrait", "orientation:faceUp", "shake", "freefall:start", "freefall:end"])
+        #expect(events == ["orientation:faceUp", "orientation:portrait", "orientation:faceUp", "shake:start", "shake:end",
+                           "freefall:start", "freefall:confirmed", "freefall:end"])
         #expect(seqs.count > 600, "about 8 s of frames at 100 Hz")
         #expect(seqs == seqs.sorted() && gaps(in: seqs) <= daemonLost(daemon.socketPath),
                 "contiguous sequence numbers, but for samples the daemon itself lost (\(gaps(in: seqs)))")

@@ -9,7 +9,8 @@ import TestSupport
 import Glibc
 #endif
 
-/// Why `adaptive` is the default gravity filter: measured on the shared
+/// Why `adaptive` is the default gravity filter (its cut-offs are chosen
+/// against Core Motion's gravity by `accel-bench signal`): measured on the shared
 /// recordings, through the chip model, at both rates. The figures are
 /// printed (and quoted in docs/ALGORITHMS.md).
 @Suite("Choosing the gravity filter")
@@ -74,7 +75,11 @@ struct GravityFilterChoiceTests {
         }
         for rate in [100, 400] {
             let adaptive = scores["adaptive@\(rate)"]!, exponential = scores["exponential@\(rate)"]!
-            #expect(adaptive.shakeSwing < exponential.shakeSwing / 2)
+            // Since issue #14 the default slows to 0.5 Hz (not 0.1 Hz) under
+            // acceleration, which agrees better with Core Motion's gravity
+            // (7.1° median, not 10.3°) and swings 113° here instead of 61°:
+            // still well under exponential's 176°.
+            #expect(adaptive.shakeSwing < exponential.shakeSwing * 0.75)
             #expect(adaptive.orientationError <= exponential.orientationError)
             #expect(adaptive.turnLag <= exponential.turnLag + 0.1)
         }

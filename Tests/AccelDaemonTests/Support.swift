@@ -20,7 +20,8 @@ func replayEvents(_ file: String, rate: Int, range: Int = 2) throws -> (frames: 
 extension MotionEvent {
     var orientation: DeviceOrientation? { if case .orientation(let o) = self { o.orientation } else { nil } }
     var isShake: Bool { if case .shake = self { true } else { false } }
-    var shakeStart: Double? { if case .shake(let s) = self { s.start } else { nil } }
+    var shakeStart: Double? { if case .shake(.started(_, let start)) = self { start } else { nil } }
     var fallStarted: Bool { if case .freeFall(.started) = self { true } else { false } }
+    var fallConfirmed: Bool { if case .freeFall(.confirmed) = self { true } else { false } }
     var fallDuration: Double? { if case .freeFall(.ended(_, _, let d, _)) = self { d } else { nil } }
 }

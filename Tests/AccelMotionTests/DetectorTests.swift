@@ -86,13 +86,18 @@ struct ShakeTests {
         }
     }
 
-    @Test("a 1.5 s shake fires exactly once, with its duration and peak", arguments: rates)
+    @Test("a 1.5 s shake starts once within 0.5 s, then ends once with its duration and peak", arguments: rates)
     func oneShake(rate: Double) throws {
-        let shakes = events(of: shaking(rate: rate)).compactMap(\.shake)
-        try #require(shakes.count == 1)
+        let all = events(of: shaking(rate: rate))
+        let starts = all.compactMap(\.shakeStarted)
+        let shakes = all.compactMap(\.shake)
+        try #require(starts.count == 1 && shakes.count == 1)
+        #expect(starts[0].t - 1 <= 0.5, "the start message came \(starts[0].t - 1) s after the shaking began")
+        #expect(starts[0].start == shakes[0].start)
         #expect(abs(shakes[0].start - 1.05) < 0.1, "\(shakes[0])")
         #expect(abs(shakes[0].duration - 1.4) < 0.15, "\(shakes[0])")
         #expect(shakes[0].peak > 1.8 && shakes[0].peak < 2.3)
+        #expect(shakes[0].t > 2.5, "the end comes after the shaking stops")
     }
 
     @Test("the same shake gives the same event at 100 and 400 Hz (within a sample or two)")
@@ -100,6 +105,29 @@ struct ShakeTests {
         let a = try #require(events(of: shaking(rate: 100)).compactMap(\.shake).first)
         let b = try #require(events(of: shaking(rate: 400)).compactMap(\.shake).first)
         #expect(abs(a.start - b.start) < 0.02 && abs(a.duration - b.duration) < 0.03)
+    }
+
+    @Test("a whip (one 2 g stroke out and back) is not a shake", arguments: rates)
+    func whip(rate: Double) {
+        let input = samples(rate: rate, seconds: 3) { t in
+            (1..<1.4).contains(t) ? flat + Vector3(2.2 * sin(2 * .pi * (t - 1) / 0.4), 0, 0) : flat
+        }
+        #expect(events(of: input).compactMap(\.shakeStarted).isEmpty)
+    }
+
+    @Test("a swing that turns through 180° in small steps still counts as a reversal at 400 Hz as at 100 Hz")
+    func reversalsAtEveryRate() throws {
+        // A circular stroke: x swings +2 → −2 g while y carries the magnitude
+        // through the turn, so no two consecutive samples point apart.
+        func circling(rate: Double) -> [Sample] {
+            samples(rate: rate, seconds: 4) { t in
+                guard (1...2.5).contains(t) else { return flat }
+                let phase = 2 * .pi * 4 * (t - 1)
+                return flat + Vector3(2 * cos(phase), 2 * sin(phase), 0)
+            }
+        }
+        #expect(events(of: circling(rate: 100)).compactMap(\.shakeStarted).count == 1)
+        #expect(events(of: circling(rate: 400)).compactMap(\.shakeStarted).count == 1)
     }
 
     @Test("a single 5 g spike is not a shake", arguments: rates)
@@ -111,7 +139,8 @@ struct ShakeTests {
     @Test("two shakes closer than the minimum interval count as one")
     func minimumInterval() {
         let input = samples(rate: 100, seconds: 5) { t in
-            (1..<2).contains(t) || (2.4..<3.4).contains(t) ? flat + Vector3(2 * sin(2 * .pi * 5 * t), 0, 0) : flat
+            // A 0.8 s pause: longer than the end time, shorter than 3 s.
+            (1..<2).contains(t) || (2.8..<3.8).contains(t) ? flat + Vector3(2 * sin(2 * .pi * 5 * t), 0, 0) : flat
         }
         var settings = MotionSettings()
         settings.shake.minimumIntervalSeconds = 3
@@ -123,19 +152,39 @@ struct ShakeTests {
 
 @Suite("Free fall")
 struct FreeFallTests {
-    @Test("a 0.3 s zero-g stretch is one fall with its duration and height", arguments: [100.0, 400.0])
+    @Test("a 0.3 s zero-g stretch is warned of early, confirmed, then ends with its duration and height", arguments: [100.0, 400.0])
     func fall(rate: Double) throws {
         let input = samples(rate: rate, seconds: 3) { t in (1..<1.3).contains(t) ? .zero : flat }
-        let falls = events(of: input).compactMap { e -> FreeFallDetector.Event? in if case .freeFall(let f) = e { f } else { nil } }
-        try #require(falls.count == 2)
-        guard case .started(let t0, let start) = falls[0], case .ended(_, let start2, let duration, let height) = falls[1] else {
-            Issue.record("expected start then end: \(falls)")
+        let falls = events(of: input).compactMap(\.fall)
+        try #require(falls.count == 3)
+        guard case .started(let t0, let start) = falls[0], case .confirmed(let t1, let start1) = falls[1],
+              case .ended(_, let start2, let duration, let height) = falls[2] else {
+            Issue.record("expected start, confirmed, end: \(falls)")
             return
         }
-        #expect(abs(start - 1) < 1.5 / rate && start == start2)
-        #expect(abs(t0 - 1.1) < 1.5 / rate, "reported once it lasted the minimum time")
+        #expect(abs(start - 1) < 1.5 / rate && start == start1 && start == start2)
+        #expect(abs(t0 - 1.08) < 1.5 / rate, "warned once it lasted the minimum time")
+        #expect(abs(t1 - 1.2) < 1.5 / rate, "confirmed once it lasted the confirmation time")
         #expect(abs(duration - 0.3) < 1.5 / rate)
         #expect(abs(height - 9.80665 * duration * duration / 2) < 1e-9)
+    }
+
+    @Test("a gesture's 0.15 s zero-g dip is warned of, then withdrawn, never confirmed", arguments: [100.0, 400.0])
+    func withdrawn(rate: Double) throws {
+        let input = samples(rate: rate, seconds: 3) { t in (1..<1.15).contains(t) ? .zero : flat }
+        let falls = events(of: input).compactMap(\.fall)
+        try #require(falls.count == 2, "\(falls)")
+        guard case .started = falls[0], case .withdrawn(_, let start, let duration) = falls[1] else {
+            Issue.record("expected start then withdrawn: \(falls)")
+            return
+        }
+        #expect(abs(start - 1) < 1.5 / rate && abs(duration - 0.15) < 1.5 / rate)
+    }
+
+    @Test("|a| held at 0.35 g for half a second (a swing, not a fall) is never taken for free fall")
+    func notFree() {
+        let input = samples(rate: 100, seconds: 3) { t in (1..<1.5).contains(t) ? flat * 0.35 : flat }
+        #expect(events(of: input).compactMap(\.fall).isEmpty)
     }
 
     @Test("a 20 ms dip is not a fall")

@@ -32,7 +32,16 @@ func tilted(_ degrees: Double) -> Vector3 {
 }
 
 extension MotionEvent {
-    var shake: ShakeDetector.Shake? { if case .shake(let s) = self { s } else { nil } }
+    /// A shake that is over, with what its `end` message carries.
+    var shake: (t: Double, start: Double, duration: Double, peak: Double)? {
+        if case .shake(.ended(let t, let start, let duration, let peak)) = self { (t, start, duration, peak) } else { nil }
+    }
+    /// When a shake's `start` message came, and the start it gave.
+    var shakeStarted: (t: Double, start: Double)? {
+        if case .shake(.started(let t, let start)) = self { (t, start) } else { nil }
+    }
+    var fall: FreeFallDetector.Event? { if case .freeFall(let f) = self { f } else { nil } }
+    var tap: TapDetector.Tap? { if case .tap(let tap) = self { tap } else { nil } }
     var orientationChange: OrientationDetector.Change? { if case .orientation(let o) = self { o } else { nil } }
     var movement: MovementDetector.Movement? { if case .movement(let m) = self { m } else { nil } }
 }

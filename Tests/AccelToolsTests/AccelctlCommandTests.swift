@@ -174,7 +174,9 @@ struct AccelctlDaemonTests {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             #expect(object?["class"] as? String == "frame")
         }
-        let falls = try accelctl(["events", "freefall", "--socket", daemon.socketPath, "--count", "2", "--seconds", "8"])
+        // A drop is told three times: the early warning, the confirmation, the landing.
+        let falls = try accelctl(["events", "freefall", "--socket", daemon.socketPath, "--count", "3", "--seconds", "8"])
+        #expect(falls.stdout.contains("falling?") && falls.stdout.contains("free fall\n"), "\(falls.stdout)")
         #expect(falls.stdout.contains("free fall over:"), "\(falls.stdout)")
         daemon.stop()
     }

@@ -181,7 +181,7 @@ public final class LineClient {
     /// Sends a request and returns the first reply that is not a stream message.
     public func request(_ json: String, timeout: Double = 5) -> [String: Any]? {
         send(json + "\n")
-        let streamed: Set<String> = ["frame", "orientation", "shake", "freefall", "movement", "dropped"]
+        let streamed: Set<String> = ["frame", "orientation", "shake", "freefall", "movement", "tap", "dropped"]
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             guard let message = readMessage(timeout: deadline.timeIntervalSinceNow) else { return nil }
