@@ -17,15 +17,7 @@ struct TapStreamTests {
             .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, -1), peak: 1.5, seconds: 0.02),
             .hold(Vector3(0, 0, 1), seconds: 3),
         ], loops: false)
-        var trace = Trace(comments: ["a double tap for the end-to-end tests"])
-        var t = 0.0
-        while t <= script.duration {
-            trace.times.append(t)
-            trace.samples.append(script.specificForce(at: t))
-            t += 0.002
-        }
-        let path = scratchDirectory() + "/doubletap.csv"
-        try trace.text.write(toFile: path, atomically: true, encoding: .utf8)
+        let path = try writeTrace(script, comment: "a double tap for the end-to-end tests", to: scratchDirectory() + "/doubletap.csv")
         let daemon = try DaemonProcess(["--simulate", path])
         let client = try LineClient(path: daemon.socketPath)
         _ = try #require(client.readMessage())

@@ -209,14 +209,19 @@ public func writeScenarioTrace(in directory: String) throws -> String {
         .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, 1), peak: 6, seconds: 0.02),
         .hold(Vector3(0, 0, 1), seconds: 2),
     ], loops: false)
-    var trace = Trace(comments: ["scenario for the end-to-end tests"])
+    return try writeTrace(script, comment: "scenario for the end-to-end tests", to: directory + "/scenario.csv")
+}
+
+/// A motion script sampled at 500 Hz into a trace file at `path`, for
+/// `acceld --simulate PATH`.
+public func writeTrace(_ script: MotionScript, comment: String, to path: String) throws -> String {
+    var trace = Trace(comments: [comment])
     var t = 0.0
     while t <= script.duration {
         trace.times.append(t)
         trace.samples.append(script.specificForce(at: t))
         t += 0.002
     }
-    let path = directory + "/scenario.csv"
     try trace.text.write(toFile: path, atomically: true, encoding: .utf8)
     return path
 }
