@@ -214,15 +214,13 @@ public final class Sampler: @unchecked Sendable {
     // MARK: Data-ready that cannot be true
 
     /// Never a sample that was not made: a read whose data-ready bit is set
-    /// sooner than the next sample can exist is not published. "Sooner"
-    /// is, with a fit of the chip's clock, more than a quarter period
-    /// before the next sample is due (the probes legitimately find data a
-    /// little early when the phase estimate is late); and, fit or not (a
-    /// bit stuck from the start never gives one), a published rate above
-    /// the ODR plus the datasheet's tolerance. Three rejected reads within
-    /// two seconds mean the bit is stuck at 1: reads are then paced at the
-    /// ODR, each publishing only what the clock says is new. Returns the
-    /// delay to the next read when this one is rejected, nil to publish it.
+    /// when the published rate would pass the ODR plus the datasheet's
+    /// tolerance is not published (a bucket: it works without a fit of the
+    /// chip's clock, which a bit stuck from the start never gives). Three
+    /// rejected reads within two seconds mean the bit is stuck at 1: reads
+    /// are then paced at the ODR, and each publishes only what the fitted
+    /// clock (else a nominal grid) says is new. Returns the delay to the
+    /// next read when this one is rejected, nil to publish it.
     private func rejectImpossible(_ reading: Reading, _ now: UInt64) -> UInt64? {
         let nominal = 1e9 / Double(configuration.rate)
         let fitted = fit.count >= 8 && !resynchronise
@@ -246,24 +244,33 @@ public final class Sampler: @unchecked Sendable {
             counters.impossibleReady += 1
             return pacedDelay(now)
         }
-        let tooEarly = fitted && !reading.status.contains(.overrun) && early > 0.25 * period
-        guard tooEarly || tokens < 1 else {
+        // A healthy chip never empties the bucket (it makes at most the ODR
+        // plus its tolerance), so outside pacing only the bucket rejects:
+        // judging single reads by the fit also rejected the probes' honest
+        // early finds when the timer ran late, and cost half the samples
+        // of a 10-minute run at 400 Hz.
+        guard tokens < 1 else {
             tokens = max(tokens - 1, 0)
             return nil
         }
         counters.impossibleReady += 1
         probing = false
         probeLead = nil
-        impossibleTimes = (impossibleTimes + [now]).suffix(3)
-        if impossibleTimes.count == 3 && now - impossibleTimes[0] < 2_000_000_000 {
-            paced = true
-            pacedReads = 0
-            pacedGrid = Double(lastAccepted ?? now) + nominal
-            let message = "the chip's data-ready bit says new data \(counters.impossibleReady) times sooner than its \(configuration.rate) Hz allow (stuck at 1, as on i2c-stub): reading it once a period by the clock instead, so that every published sample is a sample the chip made; if this is real hardware, power-cycle it"
-            logger.warning("\(message)")
-            output(.device(DeviceEvent(state: .dataReadyStuck, message: message)))
-        }
+        noteImpossible(now)
         return UInt64(max(due + margin - Double(now), period / 10))
+    }
+
+    /// Three impossible data-ready reads within two seconds: the bit is
+    /// stuck at 1. Pace the reads from now on.
+    private func noteImpossible(_ now: UInt64) {
+        impossibleTimes = (impossibleTimes + [now]).suffix(3)
+        guard !paced, impossibleTimes.count == 3, now - impossibleTimes[0] < 2_000_000_000 else { return }
+        paced = true
+        pacedReads = 0
+        pacedGrid = Double(lastAccepted ?? now) + 1e9 / Double(configuration.rate)
+        let message = "the chip's data-ready bit says new data sooner than its \(configuration.rate) Hz allow (stuck at 1, as on i2c-stub): reading it once a period by the clock instead, so that every published sample is a sample the chip made; if this is real hardware, power-cycle it"
+        logger.warning("\(message)")
+        output(.device(DeviceEvent(state: .dataReadyStuck, message: message)))
     }
 
     /// The next paced read: just after the next sample is due (by the fit,
@@ -288,7 +295,12 @@ public final class Sampler: @unchecked Sendable {
         if probing {
             // The probe found data already: the prediction is late. Lead
             // twice as much and probe again, until a read comes up empty.
+            // A probe that finds data at the largest lead, 0.9 period
+            // early, can only be a data-ready bit that never clears (a
+            // late timer would have to be late by most of a period at
+            // every step): evidence towards pacing.
             probing = false
+            if let lead = probeLead, lead >= period * 0.9 { noteImpossible(now) }
             probeLead = min((probeLead ?? initialLead) * 2, period * 0.9)
             probeCountdown = 1
         }
