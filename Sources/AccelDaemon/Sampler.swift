@@ -295,12 +295,7 @@ public final class Sampler: @unchecked Sendable {
         if probing {
             // The probe found data already: the prediction is late. Lead
             // twice as much and probe again, until a read comes up empty.
-            // A probe that finds data at the largest lead, 0.9 period
-            // early, can only be a data-ready bit that never clears (a
-            // late timer would have to be late by most of a period at
-            // every step): evidence towards pacing.
             probing = false
-            if let lead = probeLead, lead >= period * 0.9 { noteImpossible(now) }
             probeLead = min((probeLead ?? initialLead) * 2, period * 0.9)
             probeCountdown = 1
         }
