@@ -3,6 +3,11 @@
 import Foundation
 import PackageDescription
 
+// The examples of docs/CLIENTS.md, one program each, built on AccelClient.
+let examples: [Target] = ["BubbleLevel", "ShakeToRing", "TiltToScroll", "DataLogger", "AutoRotation"].map { name in
+    .executableTarget(name: name, dependencies: ["AccelClient"], path: "Examples/\(name)")
+}
+
 let package = Package(
     name: "acceld",
     platforms: [.macOS(.v13)],
@@ -10,6 +15,8 @@ let package = Package(
         .executable(name: "acceld", targets: ["acceld"]),
         .executable(name: "accelctl", targets: ["accelctl"]),
         .library(name: "AccelDriver", targets: ["AccelDriver"]),
+        // For programs on the board: Core Motion's shape over acceld's socket.
+        .library(name: "AccelClient", targets: ["AccelClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -17,22 +24,32 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
+        // The value types everything shares: Vector3, Axis, Sample,
+        // calibration and mount matrix, time sources, number formatting.
+        // No dependencies at all.
+        .target(name: "AccelCore"),
         // The C shim over i2c-dev and libi2c (Debian: libi2c-dev).
         .target(
             name: "CI2C",
             linkerSettings: [.linkedLibrary("i2c")]
         ),
         // Registers to g: bus seam, I2C bus, chip profiles, driver, chip model.
-        .target(name: "AccelDriver", dependencies: ["CI2C"]),
+        .target(name: "AccelDriver", dependencies: ["AccelCore", "CI2C"]),
         // The pure pipeline: filters, attitude, detectors. No I/O.
-        .target(name: "AccelMotion", dependencies: ["AccelDriver"]),
-        // The wire messages, shared by the daemon, replay and clients.
-        .target(name: "AccelProtocol", dependencies: ["AccelDriver", "AccelMotion"]),
-        // The daemon's logic: configuration, replay, sampler, hub, server.
+        .target(name: "AccelMotion", dependencies: ["AccelCore"]),
+        // Every message on the socket, both ways, as types that encode and decode.
+        .target(name: "AccelProtocol", dependencies: ["AccelCore", "AccelMotion"]),
+        // Core Motion for acceld's clients: MotionManager, push, pull,
+        // async sequences, events, reconnection. No NIO, no libi2c.
+        .target(name: "AccelClient", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol"]),
+        // What the daemon shares with its tools, without NIO: the
+        // configuration file, the calibration file, replay.
+        .target(name: "AccelConfiguration", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol"]),
+        // The daemon's logic: sampler, hub, server.
         .target(
             name: "AccelDaemon",
             dependencies: [
-                "AccelDriver", "AccelMotion", "AccelProtocol",
+                "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -40,14 +57,21 @@ let package = Package(
         ),
         // The detectors' regression table on the development recordings
         // (accel-bench signal, and the tests that hold its targets).
-        .target(name: "AccelEvaluation", dependencies: ["AccelDaemon", "AccelDriver", "AccelMotion"]),
+        .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration"]),
         // Bring-up and client logic for accelctl: probe, dump, calibration,
-        // rate, the daemon client, plots, the terminal view.
-        .target(name: "AccelTools", dependencies: ["AccelDriver", "AccelMotion", "AccelProtocol", "AccelDaemon"]),
+        // rate, plots, the terminal view.
+        .target(name: "AccelTools", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration"]),
         .executableTarget(
             name: "accelctl",
             dependencies: [
-                "AccelTools", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelDaemon",
+                "AccelTools", "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "acceld",
+            dependencies: [
+                "AccelCore", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,28 +79,31 @@ let package = Package(
         .executableTarget(
             name: "accel-bench",
             dependencies: [
-                "AccelDaemon", "AccelDriver", "AccelMotion", "AccelEvaluation",
+                "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelDaemon",
+                "AccelEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks/accel-bench"
         ),
-        .executableTarget(
-            name: "acceld",
+    ] + examples + [
+        .testTarget(name: "AccelDriverTests", dependencies: ["AccelCore", "AccelDriver"]),
+        .testTarget(name: "AccelMotionTests", dependencies: ["AccelCore", "AccelMotion"]),
+        .testTarget(name: "AccelProtocolTests", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol"]),
+        // Test helper: rewrites a calibration file until killed (crash-safety test).
+        .executableTarget(name: "calibration-writer", dependencies: ["AccelCore", "AccelConfiguration"], path: "Tests/Helpers/calibration-writer"),
+        // Runs the built binaries and talks to them: shared by the end-to-end tests.
+        .target(name: "TestSupport", dependencies: ["AccelCore", "AccelDriver"], path: "Tests/TestSupport"),
+        .testTarget(
+            name: "AccelDaemonTests",
             dependencies: [
-                "AccelDriver",
-                "AccelDaemon",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
+                "AccelEvaluation", "TestSupport",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "AccelDriverTests", dependencies: ["AccelDriver"]),
-        .testTarget(name: "AccelMotionTests", dependencies: ["AccelMotion"]),
-        // Test helper: rewrites a calibration file until killed (crash-safety test).
-        .executableTarget(name: "calibration-writer", dependencies: ["AccelDaemon", "AccelDriver"], path: "Tests/Helpers/calibration-writer"),
-        // Runs the built binaries and talks to them: shared by the end-to-end tests.
-        .target(name: "TestSupport", dependencies: ["AccelDriver"], path: "Tests/TestSupport"),
-        .testTarget(name: "AccelDaemonTests", dependencies: ["AccelDaemon", "AccelProtocol", "AccelEvaluation", "TestSupport"]),
-        .testTarget(name: "AccelToolsTests", dependencies: ["AccelTools", "AccelDaemon", "TestSupport"]),
+        .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelProtocol", "AccelClient", "TestSupport"]),
+        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelDriver", "AccelConfiguration", "AccelTools", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

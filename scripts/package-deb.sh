@@ -9,10 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh binutils
 
-release=$(sed -n 's/^public let acceldVersion = "\(.*\)"$/\1/p' Sources/AccelDaemon/Hub.swift)
+release=$(sed -n 's/^public let acceldVersion = "\(.*\)"$/\1/p' Sources/AccelProtocol/Version.swift)
 arch=$(dpkg --print-architecture)
 maintainer="acceld maintainers <maintainers@users.noreply.a-seed-901178f9.example>"
-[ -n "$release" ] || { echo "package-deb: no acceldVersion in Sources/AccelDaemon/Hub.swift" >&2; exit 1; }
+[ -n "$release" ] || { echo "package-deb: no acceldVersion in Sources/AccelProtocol/Version.swift" >&2; exit 1; }
 grep -q "^## $release (" CHANGELOG.md || {
     echo "package-deb: CHANGELOG.md has no '## $release (YYYY-MM-DD)' entry for the version in Hub.swift: add one" >&2; exit 1; }
 # A package from a tree with uncommitted changes must not pass for the

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccelCore
 import AccelDriver
 import ArgumentParser
 import Dispatch

@@ -2,7 +2,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccelClient
+import AccelCore
 import AccelDriver
+import AccelProtocol
 import ArgumentParser
 import Foundation
 
@@ -60,7 +63,7 @@ struct Load: ParsableCommand {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard ok == 0 else { close(fd); return nil }
-        let request = "{\"class\":\"watch\",\"streams\":[\"frames\",\"events\",\"device\"]\(rate.map { ",\"rate\":\($0)" } ?? "")\(latency.map { ",\"latency\":\($0)" } ?? "")}\n"
+        let request = Request.watch(streams: StreamName.events.union([.frames, .device]), rate: rate, fields: .all, latency: latency).json + "\n"
         _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         return fd
     }
@@ -93,22 +96,8 @@ struct Load: ParsableCommand {
 
     /// The daemon's counters, from a `status` request on a connection of its own.
     func counters() -> (wakes: Double, lost: Double, published: Double)? {
-        guard let fd = connectClient() else { return nil }
-        defer { close(fd) }
-        _ = "{\"class\":\"unwatch\"}\n{\"class\":\"status\"}\n".withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        var text: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
-        let deadline = now() + 5
-        while now() < deadline {
-            let n = recv(fd, &chunk, chunk.count, 0)
-            guard n > 0 else { return nil }
-            text += chunk[0..<n]
-            if let line = text.split(separator: 0x0A).first(where: { $0.firstRange(of: Array("\"class\":\"status\"".utf8)) != nil }),
-               let wakes = Load.number(Array("\"wakes\":".utf8), in: line), let lost = Load.number(Array("\"lost\":".utf8), in: line),
-               let published = Load.number(Array("\"published\":".utf8), in: line) {
-                return (wakes, lost, published)
-            }
-        }
-        return nil
+        guard case .status(let status)? = try? DaemonConnection(path: socket).request(.status) else { return nil }
+        return (Double(status.counters.wakes), Double(status.counters.lost), Double(status.counters.published))
     }
 
     func run() throws {
@@ -116,6 +105,8 @@ struct Load: ParsableCommand {
         guard pool.count == clients else { throw ValidationError("could only connect \(pool.count) of \(clients) clients to \(socket)") }
         var latencies: [Double] = []
         latencies.reserveCapacity(Int(seconds * 400) * clients)
+        // Frames are scanned for their keys, not decoded as Messages: the
+        // load generator must cost far less than the daemon it measures.
         let seqKey = Array("\"seq\":".utf8), tKey = Array("\"t\":".utf8), droppedKey = Array("\"class\":\"dropped\"".utf8)
         let helloKey = Array("\"class\":\"hello\"".utf8), watchKey = Array("\"class\":\"watch\"".utf8), rateKey = Array("\"rate\":".utf8)
         let countersStart = counters()

@@ -2,6 +2,7 @@
 // libFuzzer target: any bytes as a configuration file, and as run-time
 // tunables. Parsed or refused with a line and a reason, never crashed.
 import FuzzerDriver
+import AccelConfiguration
 import AccelDaemon
 
 func fuzzConfiguration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -2,6 +2,7 @@
 // libFuzzer target: any bytes as a trace file. Parsed or refused with a
 // line number; a parsed trace's times strictly increase.
 import FuzzerDriver
+import AccelCore
 import AccelDriver
 
 func fuzzTrace(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -2,7 +2,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccelConfiguration
+import AccelCore
 import AccelDriver
+import AccelProtocol
 import AccelMotion
 import Dispatch
 import Logging
@@ -170,7 +173,7 @@ public final class Daemon: @unchecked Sendable {
                                 value: .init(low: socket.clientBufferBytes / 2, high: socket.clientBufferBytes))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler(hub: hub))
+                    try ClientHandler.addHandlers(to: channel, hub: hub)
                 }
             }
         if let fd = SocketActivation.listeningDescriptors(environment: environment).first {

@@ -2,6 +2,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccelConfiguration
+import AccelCore
 import AccelDriver
 import Dispatch
 

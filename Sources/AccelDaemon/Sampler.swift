@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelConfiguration
+import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelProtocol
 import Dispatch
 import Logging
 
@@ -57,26 +60,7 @@ public struct DeviceEvent: Sendable, Equatable {
 /// means n periods without a sample reaching us (lost to an overrun, a bus
 /// fault or a chip reset), so a client knows exactly what it missed.
 public final class Sampler: @unchecked Sendable {
-    public struct Counters: Sendable, Equatable {
-        public var published = 0
-        /// Reads that found no new sample (ZYXDA = 0).
-        public var emptyReads = 0
-        /// Reads with ZYXOR set.
-        public var overruns = 0
-        /// Periods skipped in the sequence.
-        public var lost = 0
-        public var busErrors = 0
-        /// Returns from a lost device.
-        public var recoveries = 0
-        /// Times the chip was found reset and configured again.
-        public var reconfigurations = 0
-        /// Times the sampler woke to read the chip: about one per sample
-        /// read one by one, one per watermark with the FIFO.
-        public var wakes = 0
-        /// Reads whose data-ready bit the chip's own clock rules out (set
-        /// sooner than the next sample can have been made): not published.
-        public var impossibleReady = 0
-    }
+    public typealias Counters = SamplerCounters
 
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
     public private(set) var counters = Counters()

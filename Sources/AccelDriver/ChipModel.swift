@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

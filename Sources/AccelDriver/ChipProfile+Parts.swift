@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 // The parts, as data. Facts from ST's datasheets, cross-checked against the
 // Linux kernel's st_accel table (drivers/iio/accel/st_accel_core.c) and
 // Zephyr's lis2dh driver; docs/DRIVER.md cites each one.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 /// Everything that differs between parts of the family, as data: the
 /// driver and the chip model have no per-part branches (the kernel's
 /// st_accel settings table is the model). Adding a part is adding an entry

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 /// Where samples come from: the real chip on an I2C bus, or the chip model
 /// fed by a built-in script or a recorded trace. acceld never picks the
 /// model by itself: simulation is always asked for by name.

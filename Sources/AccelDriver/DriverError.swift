@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 /// Failures that are about the chip, not the bus.
 public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
     case unknownChip(location: String, whoAmI: UInt8, suggestion: String?)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 import CI2C
 
 /// A chip on a Linux I2C adapter, through /dev/i2c-N (the i2c-dev module).

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 /// STATUS_REG bits (0x27), as the LIS302DL family defines them.
 public struct Status: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
@@ -16,19 +17,6 @@ public struct Status: OptionSet, Sendable, Hashable {
     public static let xDataReady = Status(rawValue: 0x01)
 }
 
-/// Raw output digits per axis, in the chip's axes.
-public struct Counts: Sendable, Equatable, Hashable {
-    public var x: Int
-    public var y: Int
-    public var z: Int
-    public init(_ x: Int, _ y: Int, _ z: Int) {
-        self.x = x
-        self.y = y
-        self.z = z
-    }
-    public var vector: Vector3 { Vector3(Double(x), Double(y), Double(z)) }
-}
-
 /// One burst: the status byte and the outputs read in the same transaction.
 public struct Reading: Sendable, Equatable {
     public var status: Status
@@ -36,24 +24,6 @@ public struct Reading: Sendable, Equatable {
     public init(status: Status, counts: Counts) {
         self.status = status
         self.counts = counts
-    }
-}
-
-/// A calibrated sample, as the sampler publishes it and the pipeline eats it.
-public struct Sample: Sendable, Equatable {
-    /// Sequence number; skips by exactly the number of samples lost.
-    public var seq: UInt64
-    /// Seconds on the daemon's monotonic clock (or the trace's clock in replay).
-    public var t: Double
-    public var counts: Counts
-    /// Specific force in g, in the board's axes, calibrated.
-    public var g: Vector3
-
-    public init(seq: UInt64, t: Double, counts: Counts, g: Vector3) {
-        self.seq = seq
-        self.t = t
-        self.counts = counts
-        self.g = g
     }
 }
 

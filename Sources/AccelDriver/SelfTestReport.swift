@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 /// The outcome of the datasheet self-test, axis by axis, in raw digits.
 public struct SelfTestReport: Sendable, Equatable {
     public struct AxisResult: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -128,18 +129,4 @@ public func readTextFile(_ path: String) -> String? {
     }
     if ferror(file) != 0 { return nil }
     return String(decoding: bytes, as: UTF8.self)
-}
-
-/// Fixed-point decimal text without Foundation, e.g. fixed(-0.5, 3) = "-0.500".
-public func fixed(_ value: Double, _ decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard scaled < 9e15 else { return String(value) }
-    let whole = Int64(scaled)
-    let unit = Int64(scale)
-    var fraction = String(whole % unit)
-    while fraction.count < decimals { fraction = "0" + fraction }
-    let sign = value < 0 && whole != 0 ? "-" : ""
-    return decimals == 0 ? sign + String(whole) : sign + String(whole / unit) + "." + fraction
 }

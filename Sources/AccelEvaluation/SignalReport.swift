@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 import AccelDriver
 
 /// The figures of issue #14's regression table for one chip rate.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
 
 #if canImport(Glibc)
 import Glibc

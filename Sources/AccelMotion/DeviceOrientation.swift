@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
 
 #if canImport(Glibc)
 import Glibc
@@ -47,6 +47,12 @@ public struct OrientationDetector: Sendable {
         public let t: Double
         public let orientation: DeviceOrientation
         public let previous: DeviceOrientation
+
+        public init(t: Double, orientation: DeviceOrientation, previous: DeviceOrientation) {
+            self.t = t
+            self.orientation = orientation
+            self.previous = previous
+        }
     }
 
     public var settings: OrientationSettings

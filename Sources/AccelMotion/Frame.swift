@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
 
 /// One processed sample: what a client subscribed to frames receives.
 public struct Frame: Sendable, Equatable {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
 
 /// The pure pipeline: calibrated samples in, frames and events out. No file
 /// descriptors and no clock of its own, so the same code runs live, in

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
 
 /// The classic direction-of-movement gesture: user acceleration over a
 /// threshold starts a movement; the direction is the largest axis (and its
@@ -15,6 +15,14 @@ public struct MovementDetector: Sendable {
         public let duration: Double
         public let direction: Direction
         public let peak: Double
+
+        public init(t: Double, start: Double, duration: Double, direction: Direction, peak: Double) {
+            self.t = t
+            self.start = start
+            self.duration = duration
+            self.direction = direction
+            self.peak = peak
+        }
     }
 
     /// "+x", "-z", ...
@@ -25,6 +33,12 @@ public struct MovementDetector: Sendable {
         public init(axis: Axis, positive: Bool) {
             self.axis = axis
             self.positive = positive
+        }
+        /// "+x" ... "-z"; nil for anything else.
+        public init?(_ text: String) {
+            guard text.count == 2, let sign = text.first, sign == "+" || sign == "-",
+                  let axis = Axis(rawValue: String(text.dropFirst())) else { return nil }
+            self.init(axis: axis, positive: sign == "+")
         }
         init(dominantIn v: Vector3) {
             let ax = abs(v.x), ay = abs(v.y), az = abs(v.z)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
 
 /// Recognises a shake: over the last `windowSeconds`, enough samples with
 /// |user acceleration| above the threshold, spread over a minimum span,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
 
 /// Taps and double taps, in the spirit of the LIS302DL's click unit but in
 /// seconds: a tap is a short spike of user acceleration on a board that was
@@ -34,6 +34,14 @@ public struct TapDetector: Sendable {
         public let direction: MovementDetector.Direction
         /// Largest |user acceleration| of the taps, g.
         public let peak: Double
+
+        public init(t: Double, start: Double, count: Int, direction: MovementDetector.Direction, peak: Double) {
+            self.t = t
+            self.start = start
+            self.count = count
+            self.direction = direction
+            self.peak = peak
+        }
     }
 
     private struct Spike {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
+
 
 /// Builds one JSON object on one line, fields in the order written and
 /// numbers with fixed decimals, so equal input gives byte-identical output.
@@ -71,6 +72,20 @@ public struct JSONLine {
     public mutating func addRaw(_ name: StaticString, _ json: String) {
         key(name)
         bytes += json.utf8
+    }
+
+    /// The same under a key known only at run time (escaped as JSON requires).
+    public mutating func addRaw(key name: String, _ json: String) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        bytes += JSONLine.quoted(name).utf8
+        bytes.append(UInt8(ascii: ":"))
+        bytes += json.utf8
+    }
+
+    /// A number as a person writes it in a request: 10, not 10.000; 0.25.
+    public mutating func add(_ name: StaticString, number value: Double) {
+        key(name)
+        bytes += (value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)).utf8
     }
 
     /// The finished object, as bytes without the newline.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDriver
+import AccelCore
 
 /// A stream a client can watch.
 public enum StreamName: String, Sendable, CaseIterable {
@@ -8,6 +8,22 @@ public enum StreamName: String, Sendable, CaseIterable {
     case tap
 
     public static let events: Set<StreamName> = [.orientation, .shake, .freefall, .movement, .tap]
+
+    /// Stream names as a client writes them; "events" stands for the five
+    /// event streams.
+    public static func parse(_ names: [String]) throws(ProtocolError) -> Set<StreamName> {
+        var streams = Set<StreamName>()
+        for name in names {
+            if name == "events" {
+                streams.formUnion(StreamName.events)
+            } else if let stream = StreamName(rawValue: name) {
+                streams.insert(stream)
+            } else {
+                throw ProtocolError("bad-field", "unknown stream \"\(name)\"; streams are " + (StreamName.allCases.map(\.rawValue) + ["events"]).joined(separator: ", "))
+            }
+        }
+        return streams
+    }
 }
 
 /// A client's request, parsed and checked. docs/PROTOCOL.md lists them.
@@ -62,6 +78,42 @@ public enum Request: Sendable, Equatable {
                                     "configure", "calibrate", "zero", "selftest"]
 }
 
+extension Request {
+    /// The request as one line (without the newline), as a client sends it.
+    public var json: String {
+        var line = JSONLine(class: className)
+        switch self {
+        case .watch(let streams, let rate, let fields, let latency):
+            line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted()))
+            if let rate { line.add("rate", number: rate) }
+            if fields != .all { line.addRaw("fields", JSONLine.array(fields.wireNames)) }
+            if let latency { line.add("latency", number: latency) }
+        case .unwatch(let streams):
+            if let streams { line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted())) }
+        case .poll, .status, .device, .selftest:
+            break
+        case .configure(let range, let rate, let mode, let tunables):
+            if let range { line.add("range", range) }
+            if let rate { line.add("rate", rate) }
+            if let mode { line.add("mode", mode) }
+            if !tunables.isEmpty {
+                line.addRaw("tunables", "{" + tunables.sorted { $0.key < $1.key }
+                    .map { JSONLine.quoted($0.key) + ":" + JSONLine.quoted($0.value) }.joined(separator: ",") + "}")
+            }
+        case .calibrateFlat(let seconds):
+            line.add("seconds", number: seconds)
+        case .calibrateSet(let calibration):
+            line.add("offset", calibration.offset, decimals: 6)
+            line.add("scale", calibration.scale, decimals: 6)
+        case .calibrateReset:
+            line.add("reset", true)
+        case .zero(let reset):
+            if reset { line.add("reset", true) }
+        }
+        return line.line
+    }
+}
+
 /// Why a request was refused: a stable code for programs, a sentence for people.
 public struct ProtocolError: Error, Equatable, Sendable {
     public let code: String
@@ -74,12 +126,12 @@ public struct ProtocolError: Error, Equatable, Sendable {
         self.request = request
     }
 
-    public var json: String {
-        var line = JSONLine(class: "error")
+    public var json: String { Message.error(self).json }
+
+    func encode(_ line: inout JSONLine) {
         line.add("code", code)
         line.add("message", message)
         if let request { line.add("request", request) }
-        return line.line
     }
 }
 
@@ -104,12 +156,10 @@ extension Request {
             let streams = try reader.streams() ?? Set(StreamName.allCases).subtracting([.status])
             var frameFields = FrameFields.all
             if let names = try reader.strings("fields") {
-                frameFields = []
-                for field in names {
-                    guard let value = FrameFields.names.first(where: { $0.0 == field })?.1 else {
-                        throw reader.error("unknown frame field \"\(field)\"; fields are " + FrameFields.names.map(\.0).joined(separator: ", "))
-                    }
-                    frameFields.insert(value)
+                do {
+                    frameFields = try FrameFields(wireNames: names)
+                } catch {
+                    throw reader.error(error.message)
                 }
             }
             let rate = try reader.number("rate", within: 0.001...10_000)
@@ -196,17 +246,11 @@ private struct FieldReader {
 
     func streams() throws(ProtocolError) -> Set<StreamName>? {
         guard let names = try strings("streams") else { return nil }
-        var streams = Set<StreamName>()
-        for name in names {
-            if name == "events" {
-                streams.formUnion(StreamName.events)
-            } else if let stream = StreamName(rawValue: name) {
-                streams.insert(stream)
-            } else {
-                throw error("unknown stream \"\(name)\"; streams are " + (StreamName.allCases.map(\.rawValue) + ["events"]).joined(separator: ", "))
-            }
+        do {
+            return try StreamName.parse(names)
+        } catch {
+            throw self.error(error.message)
         }
-        return streams
     }
 
     func vector(_ key: String) throws(ProtocolError) -> Vector3? {

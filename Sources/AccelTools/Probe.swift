@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccelCore
 import AccelDriver
 
 /// What answered where, on the buses a person asked about.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 import AccelDriver
 
 /// `accelctl rate`: the chip's real output data rate, from polling STATUS

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 import AccelDriver
 
 /// `accelctl dump`'s view of a part: every register its profile defines,

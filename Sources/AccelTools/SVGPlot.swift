@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 import AccelDriver
 
 /// x, y and z over time as an SVG, drawn like Apple's AccelerometerGraph:

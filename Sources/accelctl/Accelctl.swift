@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelDaemon
+import AccelConfiguration
+import AccelCore
 import AccelDriver
+import AccelProtocol
 import ArgumentParser
 
 struct Accelctl: ParsableCommand {

@@ -2,53 +2,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AccelDaemon
+import AccelClient
+import AccelConfiguration
+import AccelCore
 import AccelDriver
 import AccelMotion
 import AccelProtocol
 import AccelTools
 import ArgumentParser
-
-/// One line a person can read for a daemon message.
-func describe(_ m: JSONObject) -> String {
-    func n(_ key: String, _ decimals: Int) -> String { fixed(m[key]?.number ?? 0, decimals) }
-    let t = "t=\(n("t", 3))"
-    switch m["class"]?.string ?? "" {
-    case "orientation": return "\(t) orientation \(m["orientation"] ?? "?") (was \(m["previous"] ?? "?"))"
-    case "shake":
-        return m["phase"]?.string == "start" ? "\(t) shaking" : "\(t) shake over: \(n("duration", 2)) s, peak \(n("peak", 2)) g"
-    case "freefall":
-        switch m["phase"]?.string {
-        case "start": return "\(t) falling?"
-        case "confirmed": return "\(t) free fall"
-        case "withdrawn": return "\(t) no free fall after all (\(n("duration", 2)) s low)"
-        default: return "\(t) free fall over: \(n("duration", 2)) s, about \(n("height", 2)) m"
-        }
-    case "tap": return "\(t) \(m["count"]?.number == 2 ? "double tap" : "tap") \(m["direction"] ?? "?"), peak \(n("peak", 2)) g"
-    case "movement": return "\(t) movement \(m["direction"] ?? "?"), \(n("duration", 2)) s, peak \(n("peak", 2)) g"
-    case "device": return "device \(m["event"] ?? m["state"] ?? ""): \(m["message"]?.description ?? "\(m["chip"] ?? "") at \(m["location"] ?? "")")"
-    case "frame":
-        let acc = m["acc"]?.numbers(count: 3).map { "x \(fixed($0[0], 3)) y \(fixed($0[1], 3)) z \(fixed($0[2], 3)) g" } ?? ""
-        let attitude = m["pitch"] != nil ? " pitch \(n("pitch", 1))° roll \(n("roll", 1))°" : ""
-        return "\(t) #\(m["seq"] ?? "") \(acc)\(attitude)"
-    case "dropped": return "(\(m["count"] ?? 0) messages dropped: this client read too slowly)"
-    case "status": return statusText(m)
-    case "goodbye": return "acceld says goodbye: \(m["reason"] ?? "")"
-    default: return "\(m)"
-    }
-}
-
-func statusText(_ m: JSONObject) -> String {
-    let d = m["device"]?.object ?? [:]
-    let c = m["counters"]?.object ?? [:]
-    let uptime = Int(m["uptime"]?.number ?? 0)
-    return """
-        device: \(d["chip"] ?? "?") at \(d["location"] ?? "?"), ±\(d["range"] ?? "?") g, \(d["rate"] ?? "?") Hz, \(d["state"] ?? "?")\(d["message"]?.string.map { " (\($0))" } ?? "")
-        up \(uptime / 3600) h \(uptime / 60 % 60) min \(uptime % 60) s, serving \(m["clients"] ?? 0) client(s)
-        samples published \(c["published"] ?? 0), lost \(c["lost"] ?? 0) (overruns \(c["overruns"] ?? 0)), empty reads \(c["emptyReads"] ?? 0)
-        bus errors \(c["busErrors"] ?? 0), recoveries \(c["recoveries"] ?? 0), reconfigurations \(c["reconfigurations"] ?? 0)
-        """
-}
 
 /// What --streams accepts, for the shell completions.
 let streamNames = StreamName.allCases.map(\.rawValue) + ["events"]
@@ -93,21 +54,19 @@ struct EventsCommand: ParsableCommand {
     func run() throws {
         let chosen = positional + streams
         let client = guarded { try daemon.connect() }
-        let names = (chosen.isEmpty ? ["events", "device"] : chosen).map { JSONLine.quoted($0) }.joined(separator: ",")
-        let rateField = rate.map { ",\"rate\":\($0)" } ?? ""
-        let latencyField = latency.map { ",\"latency\":\($0)" } ?? ""
-        _ = guarded { try client.request("{\"class\":\"watch\",\"streams\":[\(names)]\(rateField)\(latencyField)}") }
+        let watched = guarded { () throws(ProtocolError) in try StreamName.parse(chosen.isEmpty ? ["events", "device"] : chosen) }
+        _ = guarded { try client.request(.watch(streams: watched, rate: rate, fields: .all, latency: latency)) }
         var printed = 0
         let deadline = seconds.map { MonotonicTime.now() + UInt64($0 * 1e9) }
         while count.map({ printed < $0 }) ?? true {
             let now = MonotonicTime.now()
             if let deadline, now >= deadline { break }
-            guard let line = guarded({ try client.readLine(timeout: deadline.map { Double($0 - now) / 1e9 } ?? 1) }) else { continue }
+            guard let (line, message) = guarded({ try client.nextLine(timeout: deadline.map { Double($0 - now) / 1e9 } ?? 1) }) else { continue }
             // Straight to fd 1, a line at a time, so pipes get each message at once.
             if json {
-                writeLine(line)
-            } else if let m = (try? JSONValue(parsing: Array(line.utf8)))?.object {
-                writeLine(describe(m))
+                writeLine(String(decoding: line, as: UTF8.self))
+            } else if let message {
+                writeLine(describe(message))
             }
             printed += 1
         }
@@ -128,12 +87,12 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         let client = guarded { try daemon.connect() }
-        let status = guarded { try client.request(#"{"class":"status"}"#) }
+        guard case .status(let status) = guarded({ try client.request(.status) }) else { return }
         if json {
-            print(JSONValue.object(status).jsonText)
+            print(Message.status(status).json)
             return
         }
-        print("acceld \(client.hello["version"] ?? "?"), protocol \(client.hello["protocol"] ?? "?")")
+        print("acceld \(client.hello.version), protocol \(client.hello.protocolVersion)")
         print(statusText(status))
     }
 }
@@ -162,24 +121,21 @@ struct ConfigureCommand: ParsableCommand {
     var tunables: [String] = []
 
     func run() throws {
-        var fields: [String] = ["\"class\":\"configure\""]
-        if let range { fields.append("\"range\":\(range)") }
-        if let rate { fields.append("\"rate\":\(rate)") }
-        if !tunables.isEmpty {
-            let pairs = try tunables.map { pair -> String in
-                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { throw ValidationError("--set \(pair) is not section.key=value") }
-                return JSONLine.quoted(parts[0]) + ":" + JSONLine.quoted(parts[1])
-            }
-            fields.append("\"tunables\":{" + pairs.joined(separator: ",") + "}")
+        var settings: [String: String] = [:]
+        for pair in tunables {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw ValidationError("--set \(pair) is not section.key=value") }
+            settings[parts[0]] = parts[1]
         }
-        guard fields.count > 1 else { throw ValidationError("say what to change: --range, --rate or --set section.key=value") }
+        guard range != nil || rate != nil || !settings.isEmpty else { throw ValidationError("say what to change: --range, --rate or --set section.key=value") }
         let client = guarded { try daemon.connect() }
-        let reply = guarded { try client.request("{" + fields.joined(separator: ",") + "}") }
-        if reply["class"]?.string == "device" {
-            print("acceld now runs the chip at ±\(reply["range"] ?? "?") g, \(reply["rate"] ?? "?") Hz")
-        } else {
-            print("acceld applied: " + (reply["tunables"]?.object?.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ", ") ?? ""))
+        switch guarded({ try client.request(.configure(range: range, rate: rate, mode: nil, tunables: settings)) }) {
+        case .device(let device):
+            print("acceld now runs the chip at ±\(device.range) g, \(device.rate) Hz")
+        case .configured(let applied):
+            print("acceld applied: " + applied.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ", "))
+        default:
+            break
         }
     }
 }
@@ -202,14 +158,14 @@ struct ZeroCommand: ParsableCommand {
 
     func run() throws {
         let client = guarded { try daemon.connect() }
-        let reply = guarded { try client.request(#"{"class":"zero"}"#) }
-        print("reference: pitch \(reply["pitch"] ?? 0)°, roll \(reply["roll"] ?? 0)°")
+        guard case .zero(let pitch, let roll) = guarded({ try client.request(.zero(reset: false)) }) else { return }
+        print("reference: pitch \(fixed(pitch, 2))°, roll \(fixed(roll, 2))°")
         guard seconds > 0 else { return }
-        _ = guarded { try client.request(#"{"class":"watch","streams":["frames"],"rate":5,"fields":["attitude"]}"#) }
+        _ = guarded { try client.request(.watch(streams: [.frames], rate: 5, fields: .attitude, latency: nil)) }
         let end = MonotonicTime.now() + UInt64(seconds * 1e9)
         while case let now = MonotonicTime.now(), now < end {
-            guard let m = guarded({ try client.readMessage(timeout: Double(end - now) / 1e9) }) else { continue }
-            if m["class"]?.string == "frame" { print("pitch \(m["pitch"] ?? 0)°  roll \(m["roll"] ?? 0)°") }
+            guard case .frame(let frame)? = guarded({ try client.next(timeout: Double(end - now) / 1e9) }) else { continue }
+            print("pitch \(fixed(frame.pitch ?? 0, 2))°  roll \(fixed(frame.roll ?? 0, 2))°")
         }
     }
 }
@@ -257,20 +213,20 @@ struct RecordCommand: ParsableCommand {
         } else {
             let client = guarded { try daemon.connect() }
             let device = client.device
-            trace.comments = ["source: accelctl record from acceld at \(device["location"] ?? "?")",
-                              "device: \(device["chip"] ?? "?"), ±\(device["range"] ?? "?") g, \(device["rate"] ?? "?") Hz, g"]
-            _ = guarded { try client.request(#"{"class":"watch","streams":["frames"],"fields":["acc"]}"#) }
+            trace.comments = ["source: accelctl record from acceld at \(device.location)",
+                              "device: \(device.chip), ±\(device.range) g, \(device.rate) Hz, g"]
+            _ = guarded { try client.request(.watch(streams: [.frames], rate: nil, fields: .acc, latency: nil)) }
             var first: Double?
             while true {
-                guard let m = guarded({ try client.readMessage(timeout: 2) }), m["class"]?.string == "frame",
-                      let t = m["t"]?.number, let acc = m["acc"]?.numbers(count: 3) else { continue }
+                guard case .frame(let frame)? = guarded({ try client.next(timeout: 2) }), let acc = frame.acceleration else { continue }
+                let t = frame.t
                 let start = first ?? t
                 first = start
                 if t - start > seconds { break }
                 // Frames can repeat a time only across a reconfiguration; keep the trace strictly increasing.
                 if let last = trace.times.last, t - start <= last { continue }
                 trace.times.append(t - start)
-                trace.samples.append(Vector3(acc[0], acc[1], acc[2]))
+                trace.samples.append(acc)
                 bar.show((t - start) / seconds)
             }
         }

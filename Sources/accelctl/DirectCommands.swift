@@ -2,7 +2,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AccelDaemon
+import AccelClient
+import AccelConfiguration
+import AccelCore
 import AccelDriver
 import AccelTools
 import ArgumentParser
@@ -33,7 +35,7 @@ struct ProbeCommand: ParsableCommand {
         if chip.simulate != nil {
             buses = [chip.location]
         } else {
-            if (try? DaemonClient(path: daemon.socket)) != nil { fail(ToolError.daemonOwnsChip(daemon.socket)) }
+            if (try? DaemonConnection(path: daemon.socket)) != nil { fail(ToolError.daemonOwnsChip(daemon.socket)) }
             let numbers = onlyBus ? [chip.bus] : Probe.buses()
             buses = numbers.map { "/dev/i2c-\($0)" }
             print(buses.isEmpty ? "no /dev/i2c-* buses" : "buses: " + buses.joined(separator: ", "))

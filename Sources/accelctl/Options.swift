@@ -2,8 +2,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AccelDaemon
+import AccelClient
+import AccelConfiguration
+import AccelCore
 import AccelDriver
+import AccelProtocol
 import AccelTools
 import ArgumentParser
 
@@ -77,7 +80,7 @@ struct ChipOptions: ParsableArguments {
             model.present = simulate != "none"
             return model
         }
-        if (try? DaemonClient(path: socket)) != nil {
+        if (try? DaemonConnection(path: socket)) != nil {
             throw ToolError.daemonOwnsChip(socket)
         }
         return try I2CBus(bus: bus, address: resolvedAddress, force: force, allowByteReads: allowByteReads)
@@ -103,9 +106,9 @@ struct ChipOptions: ParsableArguments {
 /// to touch the chip while a daemon answers there.
 struct SocketOption: ParsableArguments {
     @Option(help: ArgumentHelp("acceld's socket.", valueName: "path"))
-    var socket: String = DaemonClient.defaultSocket
+    var socket: String = DaemonConnection.defaultSocket
 
-    func connect() throws -> DaemonClient { try DaemonClient(path: socket) }
+    func connect() throws -> DaemonConnection { try DaemonConnection(path: socket) }
 }
 
 enum ToolError: Error, CustomStringConvertible {
@@ -147,7 +150,8 @@ func fail(_ error: Error) -> Never {
     case let e as ToolError: (e.description, e.exitCode)
     case let e as BusError: (e.description, e.exitCode)
     case let e as DriverError: (e.description, e.exitCode)
-    case let e as DaemonClient.ClientError: (e.description, e.exitCode)
+    case let e as ClientError: (e.description, e.exitCode)
+    case let e as ProtocolError: (e.message, 64)
     case let e as Trace.FormatError: (e.description, 65)
     case let e as DeviceSource.MotionError: (e.description, 66)
     case let e as ConfigurationError: (e.description, 78)

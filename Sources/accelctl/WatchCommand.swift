@@ -2,7 +2,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import AccelDaemon
+import AccelClient
+import AccelConfiguration
+import AccelCore
 import AccelDriver
 import AccelMotion
 import AccelProtocol
@@ -44,9 +46,7 @@ struct WatchCommand: ParsableCommand {
                     let frame = pipeline.process(Sample(seq: seq, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts)), events: &events)
                     seq += 1
                     state.apply(frame, orientation: pipeline.orientation.rawValue)
-                    for event in events {
-                        if let m = (try? JSONValue(parsing: Array(event.json.utf8)))?.object { state.events.append(describe(m)) }
-                    }
+                    for event in events { state.events.append(describe(event)) }
                     events.removeAll()
                     time.sleep(nanoseconds: driver.outputPeriodNanoseconds / 2)
                 }
@@ -54,31 +54,27 @@ struct WatchCommand: ParsableCommand {
         } else {
             let client = guarded { try daemon.connect() }
             let device = client.device
-            state.title = "\(device["chip"] ?? "?") at \(device["location"] ?? "?") · ±\(device["range"] ?? "?") g · \(device["rate"] ?? "?") Hz"
-            state.range = device["range"]?.int ?? 2
-            let ack = guarded { try client.request(#"{"class":"watch","streams":["frames","events","device"],"rate":25}"#) }
-            state.orientation = ack["orientation"]?.string ?? "unknown"
+            state.title = "\(device.chip) at \(device.location) · ±\(device.range) g · \(device.rate) Hz"
+            state.range = device.range
+            let ack = guarded { try client.request(.watch(streams: StreamName.events.union([.frames, .device]), rate: 25, fields: .all, latency: nil)) }
+            if case .watch(let reply) = ack { state.orientation = reply.orientation?.rawValue ?? "unknown" }
             source = {
-                while let m = try client.readMessage(timeout: 0) {
-                    switch m["class"]?.string {
-                    case "frame":
-                        func v(_ key: String) -> Vector3 {
-                            let a = m[key]?.numbers(count: 3) ?? [0, 0, 0]
-                            return Vector3(a[0], a[1], a[2])
-                        }
-                        state.acceleration = v("acc")
-                        state.gravity = v("gravity")
-                        state.user = v("user")
-                        state.pitch = m["pitch"]?.number ?? 0
-                        state.roll = m["roll"]?.number ?? 0
-                        state.seq = m["seq"]?.int ?? 0
-                    case "orientation":
-                        state.orientation = m["orientation"]?.string ?? "unknown"
-                        state.events.append(describe(m))
-                    case "goodbye":
-                        throw DaemonClient.ClientError.disconnected(m["reason"]?.string ?? "goodbye")
+                while let message = try client.next(timeout: 0) {
+                    switch message {
+                    case .frame(let frame):
+                        state.acceleration = frame.acceleration ?? .zero
+                        state.gravity = frame.gravity ?? .zero
+                        state.user = frame.user ?? .zero
+                        state.pitch = frame.pitch ?? 0
+                        state.roll = frame.roll ?? 0
+                        state.seq = Int(frame.seq)
+                    case .event(.orientation(let change)):
+                        state.orientation = change.orientation.rawValue
+                        state.events.append(describe(message))
+                    case .goodbye(let reason):
+                        throw ClientError.disconnected(reason)
                     default:
-                        state.events.append(describe(m))
+                        state.events.append(describe(message))
                     }
                 }
             }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelConfiguration
 import AccelDaemon
+import AccelCore
 import AccelDriver
+import AccelProtocol
 import ArgumentParser
 
 struct Acceld: ParsableCommand {

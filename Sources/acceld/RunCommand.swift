@@ -2,7 +2,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AccelConfiguration
 import AccelDaemon
+import AccelCore
 import AccelDriver
 import ArgumentParser
 import Logging

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelConfiguration
 import AccelDaemon
+import AccelCore
 import AccelDriver
 import AccelMotion
 import Testing

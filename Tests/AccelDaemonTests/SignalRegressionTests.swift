@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelConfiguration
 import AccelDaemon
 import AccelEvaluation
 import Testing

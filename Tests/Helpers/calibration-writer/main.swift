@@ -2,7 +2,8 @@
 // Test helper (not installed): writes two calibrations to one file, in
 // turn, as fast as it can, until killed. RobustnessTests kills it with
 // SIGKILL at random moments and checks the file is never torn.
-import AccelDaemon
+import AccelConfiguration
+import AccelCore
 import AccelDriver
 
 let store = CalibrationStore(path: CommandLine.arguments[1])

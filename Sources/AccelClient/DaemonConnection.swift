@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why talking to acceld failed, in words that say what to do, with the
+/// exit code a command-line tool should use (sysexits.h).
+public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
+    case noDaemon(String)
+    case permission(String)
+    case refused(String)
+    case incompatible(String)
+    case disconnected(String)
+    case refusedRequest(code: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .noDaemon(let path):
+            "acceld is not running: there is no socket at \(path). Start it (sudo systemctl start acceld.socket), or pass the socket's path"
+        case .permission(let path):
+            "permission denied on \(path): add yourself to the socket's group (sudo usermod -aG acceld $USER, then log in again)"
+        case .refused(let path):
+            "nothing listens on \(path) (a stale socket): start acceld (sudo systemctl start acceld.socket)"
+        case .incompatible(let detail):
+            "this client speaks protocol \(protocolVersion) but \(detail): install matching versions of acceld and its clients"
+        case .disconnected(let why):
+            "acceld closed the connection: \(why)"
+        case .refusedRequest(let code, let message):
+            "acceld refused (\(code)): \(message)"
+        }
+    }
+
+    public var exitCode: Int32 {
+        switch self {
+        case .noDaemon, .refused: 69       // EX_UNAVAILABLE
+        case .permission: 77               // EX_NOPERM
+        case .incompatible: 76             // EX_PROTOCOL
+        case .disconnected: 74             // EX_IOERR
+        case .refusedRequest(let code, _): code == "not-permitted" ? 77 : 65
+        }
+    }
+}
+
+/// One connection to acceld's socket, blocking, in typed messages: what
+/// accelctl uses, and what MotionManager's reader runs on. Not thread-safe
+/// for reading; `send` may be called from another thread.
+public final class DaemonConnection: @unchecked Sendable {
+    /// acceld's socket under systemd; `ACCELD_SOCKET` overrides it.
+    public static var defaultSocket: String {
+        getenv("ACCELD_SOCKET").map { String(cString: $0) } ?? "/run/acceld/acceld.sock"
+    }
+
+    public let path: String
+    public let hello: Hello
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects and reads `hello`.
+    public init(path: String = DaemonConnection.defaultSocket, timeout: Double = 5) throws(ClientError) {
+        self.path = path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result != 0 {
+            let code = errno
+            close(fd)
+            switch code {
+            case ENOENT, ENOTDIR: throw .noDaemon(path)
+            case EACCES, EPERM: throw .permission(path)
+            default: throw .refused(path)
+            }
+        }
+        var greeting: Hello?
+        var buffer: [UInt8] = []
+        do {
+            if case .hello(let hello)? = try DaemonConnection.readMessage(fd: fd, buffer: &buffer, timeout: timeout) { greeting = hello }
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard let greeting else {
+            close(fd)
+            throw .incompatible("\(path) did not greet with hello: is it acceld?")
+        }
+        guard greeting.protocolVersion == protocolVersion else {
+            close(fd)
+            throw .incompatible("acceld \(greeting.version) speaks protocol \(greeting.protocolVersion)")
+        }
+        hello = greeting
+        self.fd = fd
+        self.buffer = buffer
+    }
+
+    deinit { close(fd) }
+
+    public var device: DeviceInfo { hello.device }
+
+    /// Sends a request. A daemon that went away shows on the next read.
+    public func send(_ request: Request) {
+        let bytes = Array((request.json + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    /// The next message, exactly as sent (for `--json` output), with its
+    /// typed form; nil on timeout. Throws when the daemon hangs up.
+    public func nextLine(timeout: Double?) throws(ClientError) -> (line: [UInt8], message: Message?)? {
+        guard let line = try DaemonConnection.readLine(fd: fd, buffer: &buffer, timeout: timeout) else { return nil }
+        return (line, try? Message(parsing: line))
+    }
+
+    /// The next message that this version can read; nil on timeout.
+    public func next(timeout: Double?) throws(ClientError) -> Message? {
+        try DaemonConnection.readMessage(fd: fd, buffer: &buffer, timeout: timeout)
+    }
+
+    /// Sends a request and returns its reply, skipping the streams' messages
+    /// that arrive meanwhile. An `error` reply is thrown.
+    public func request(_ request: Request, timeout: Double = 10) throws(ClientError) -> Message {
+        send(request)
+        let deadline = MonotonicTime.now() + UInt64(timeout * 1e9)
+        while let message = try next(timeout: Double(deadline - min(deadline, MonotonicTime.now())) / 1e9) {
+            if case .error(let error) = message { throw .refusedRequest(code: error.code, message: error.message) }
+            if request.isAnswered(by: message) { return message }
+        }
+        throw .disconnected("no reply to \(request.className) within \(Int(timeout)) s")
+    }
+
+    private static func readMessage(fd: Int32, buffer: inout [UInt8], timeout: Double?) throws(ClientError) -> Message? {
+        let deadline = timeout.map { MonotonicTime.now() + UInt64($0 * 1e9) }
+        while true {
+            let left = deadline.map { Double($0 - min($0, MonotonicTime.now())) / 1e9 }
+            guard let line = try readLine(fd: fd, buffer: &buffer, timeout: left) else { return nil }
+            // A line this version cannot read (a newer daemon's) is skipped.
+            if let message = try? Message(parsing: line) { return message }
+        }
+    }
+
+    private static func readLine(fd: Int32, buffer: inout [UInt8], timeout: Double?) throws(ClientError) -> [UInt8]? {
+        let deadline = timeout.map { MonotonicTime.now() + UInt64($0 * 1e9) }
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            // Poll at least once, even with no time left, so a zero timeout
+            // still collects what has arrived.
+            let wait = deadline.map { Int32(($0 - min($0, MonotonicTime.now())) / 1_000_000) } ?? -1
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, wait)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else {
+                if let deadline, MonotonicTime.now() >= deadline { return nil }
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { throw .disconnected(n == 0 ? "end of stream" : String(cString: strerror(errno))) }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+}
+
+extension Request {
+    /// Whether `message` is this request's reply (rather than a message of
+    /// a watched stream that arrived before it).
+    func isAnswered(by message: Message) -> Bool {
+        switch (self, message) {
+        case (.watch, .watch), (.unwatch, .watch), (.poll, .poll), (.status, .status), (.zero, .zero),
+             (.selftest, .selftest), (.calibrateFlat, .calibration), (.calibrateSet, .calibration),
+             (.calibrateReset, .calibration), (.configure, .configured):
+            true
+        case (.device, .device(let device)): device.event == nil
+        case (.configure, .device(let device)): device.event == "configured"
+        default: false
+        }
+    }
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelMotion
+import AccelProtocol
+
+/// The names a program uses, without importing the modules they live in.
+public typealias Attitude = AccelMotion.Attitude
+public typealias MotionEvent = AccelMotion.MotionEvent
+public typealias DeviceOrientation = AccelMotion.DeviceOrientation
+public typealias DeviceInfo = AccelProtocol.DeviceInfo
+public typealias Vector3 = AccelCore.Vector3
+
+/// Acceleration in g along the board's axes (CMAcceleration): +1 g on the
+/// axis that points up at rest, as acceld reports it.
+public struct Acceleration: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+    init(_ v: Vector3) { self.init(x: v.x, y: v.y, z: v.z) }
+}
+
+/// One accelerometer sample (CMAccelerometerData).
+public struct AccelerometerData: Sendable, Equatable {
+    public var acceleration: Acceleration
+    /// Seconds on the daemon's CLOCK_MONOTONIC, the sample's instant.
+    public var timestamp: Double
+    /// The chip's sample number: gaps are samples lost.
+    public var sequence: UInt64
+}
+
+/// Gravity and user acceleration split, and the attitude (CMDeviceMotion).
+/// There is no gyroscope: `attitude` is pitch and roll from gravity, yaw 0.
+public struct DeviceMotion: Sendable, Equatable {
+    public var gravity: Acceleration
+    public var userAcceleration: Acceleration
+    /// Relative to the reference attitude when one is set.
+    public var attitude: Attitude
+    public var timestamp: Double
+    public var sequence: UInt64
+}
+
+extension Attitude {
+    /// Core Motion's multiply(byInverseOf:): this attitude, seen from
+    /// `reference` (level at the reference).
+    public mutating func multiply(byInverseOf reference: Attitude) {
+        self = relative(to: reference)
+    }
+
+    /// Yaw is unknown without a gyroscope or magnetometer: always 0.
+    public var yaw: Double { 0 }
+}
+
+/// The kinds of event a program can ask for.
+public enum MotionEventKind: String, Sendable, CaseIterable {
+    case orientation, shake, freefall, movement, tap
+
+    var stream: StreamName { StreamName(rawValue: rawValue)! }
+}
+
+/// What happened to the connection, for programs that care.
+public enum ConnectionNotice: Sendable, Equatable {
+    /// Samples the chip made that never reached this program (a gap in
+    /// the sequence: overrun, bus fault, or this program reading slowly).
+    case lostSamples(Int)
+    /// The daemon went away (stopped, restarted, crashed); reconnection
+    /// with back-off follows.
+    case disconnected(reason: String)
+    /// Connected again, after this many seconds without data.
+    case reconnected(after: Double)
+    /// The device's state changed (`lost`, `back`, `configured`, ...).
+    case device(DeviceInfo)
+}

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelDriver
+import AccelProtocol
+
+extension DeviceInfo {
+    init(chip: String, location: String, configuration: DeviceConfiguration, profile: ChipProfile?, state: String) {
+        self.init(chip: chip, location: location, range: configuration.range, rate: configuration.rate,
+                  mode: configuration.mode ?? "unknown", resolution: 0, state: state)
+        update(configuration, profile: profile)
+    }
+
+    /// Range, rate, mode and FIFO as now configured.
+    mutating func update(_ configuration: DeviceConfiguration, profile: ChipProfile?) {
+        range = configuration.range
+        rate = configuration.rate
+        let mode = profile?.mode(named: configuration.mode)
+        self.mode = mode?.name ?? configuration.mode ?? "unknown"
+        resolution = mode?.resolutionBits ?? 0
+        fifo = profile?.fifo == nil ? nil : configuration.fifoWatermark
+    }
+}

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// The protocol version clients see in `hello`. Bump on incompatible change.
+public let protocolVersion = 1
+
+/// The release, as `hello` and `--version` report it.
+public let acceldVersion = "0.2.0"
+
+/// Decimals on the wire: 0.1 mg for g (the finest part of the family
+/// resolves 1 mg), 1 µs for time, 0.01° for angles, 1 mm for heights.
+enum Decimals {
+    static let g = 4
+    static let t = 6
+    static let angle = 2
+    static let height = 3
+}
+
+func degrees(_ radians: Double) -> Double { radians * 180 / .pi }
+func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
