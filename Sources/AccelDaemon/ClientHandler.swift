@@ -22,6 +22,7 @@ final class ClientHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         session = hub.connect(context.channel)
+        if let session { hub.greet(session) }
         context.fireChannelActive()
     }
 

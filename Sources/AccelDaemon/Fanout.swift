@@ -21,10 +21,7 @@ final class Fanout {
 
     var count: Int { sessions.count }
 
-    /// Registers a new client, or refuses it when the daemon is full. Only
-    /// registers: a write to a client that already hung up closes its
-    /// channel at once (re-entrantly), and its session must exist by then to
-    /// be removed, or it would leak (the connection-storm test found that).
+    /// Registers a new client, or refuses it when the daemon is full.
     func connect(_ channel: Channel) -> Session? {
         let session = Session(id: nextID, channel: channel)
         nextID += 1

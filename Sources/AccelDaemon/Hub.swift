@@ -42,20 +42,26 @@ final class Hub: @unchecked Sendable {
 
     // MARK: Connections
 
-    /// Registers a client, sends hello and asks the kernel who the peer is.
+    /// Registers a client (or refuses it when the daemon is full).
     func connect(_ channel: Channel) -> Session? {
         eventLoop.preconditionInEventLoop()
-        guard let session = fanout.connect(channel) else { return nil }
+        status.changed()
+        return fanout.connect(channel)
+    }
+
+    /// Sends hello and asks the kernel who the peer is. Apart from
+    /// `connect`: a peer that already hung up makes the write close the
+    /// channel re-entrantly, and its handler must know the session by then
+    /// to remove it (the connection-storm test found that leak).
+    func greet(_ session: Session) {
         fanout.reply(.hello(Hello(device: device)), to: session)
-        if let provider = channel as? SocketOptionProvider {
+        if let provider = session.channel as? SocketOptionProvider {
             // SO_PEERCRED fills a struct ucred { pid_t; uid_t; gid_t },
             // which PeerCredentials mirrors field for field.
             let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
                 level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(peerCredentialsOption))
             future.whenSuccess { session.credentials = $0 }
         }
-        status.changed()
-        return session
     }
 
     func disconnect(_ session: Session) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelConfiguration
+@testable import AccelConfiguration
 @testable import AccelDaemon
 import AccelCore
 import AccelDriver

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
+import AccelCore
 @testable import AccelDriver
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 @testable import AccelDriver
 
 /// Wraps a bus and records every write; can also lie on read-back.

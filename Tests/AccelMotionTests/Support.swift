@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
-import AccelDriver
 @testable import AccelMotion
 
 #if canImport(Glibc)

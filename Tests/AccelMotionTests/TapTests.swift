@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
-import AccelDriver
 import AccelMotion
 import Testing
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelConfiguration
-import AccelDaemon
 import AccelCore
 import AccelDriver
 import AccelMotion
