@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelMotion
+import AccelProtocol
+import Foundation
+import Testing
+
+/// The repository's root, from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// Every example line of docs/PROTOCOL.md: from the client (→) or the daemon.
+func documentedLines() throws -> [(fromClient: Bool, line: String)] {
+    let text = try String(contentsOfFile: repositoryRoot + "/docs/PROTOCOL.md", encoding: .utf8)
+    var lines: [(Bool, String)] = []
+    var inBlock = false
+    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let line = String(raw)
+        if line.hasPrefix("```") {
+            inBlock = !inBlock && ["```session", "```session-example", "```json"].contains(line)
+            continue
+        }
+        guard inBlock else { continue }
+        if line.hasPrefix("→ ") { lines.append((true, String(line.dropFirst(2)))) }
+        else if line.hasPrefix("← ") { lines.append((false, String(line.dropFirst(2)))) }
+        else if line.hasPrefix("{") { lines.append((false, line)) }
+    }
+    return lines
+}
+
+@Suite("The protocol's types")
+struct ProtocolTypesTests {
+    @Test("every message in docs/PROTOCOL.md decodes to its type and encodes back byte for byte, and every class is there")
+    func documentRoundTrips() throws {
+        var classes = Set<String>()
+        for (fromClient, line) in try documentedLines() where !fromClient {
+            let message = try Message(parsing: Array(line.utf8))
+            if case .unknown(let name, _) = message { Issue.record("\(name) is not a known class: \(line)") }
+            #expect(message.json == line)
+            classes.insert(message.className)
+            if case .poll(let frame?) = message { #expect(Message.frame(frame).json.hasPrefix(#"{"class":"frame""#)) }
+        }
+        #expect(classes == Set(Message.classNames), "classes documented by example: missing \(Set(Message.classNames).subtracting(classes).sorted())")
+    }
+
+    @Test("every request in docs/PROTOCOL.md decodes, and its encoding decodes to the same request")
+    func documentedRequests() throws {
+        var classes = Set<String>()
+        for (fromClient, line) in try documentedLines() where fromClient {
+            do {
+                let request = try Request(parsing: Array(line.utf8))
+                #expect(try Request(parsing: Array(request.json.utf8)) == request, "\(line) → \(request.json)")
+                classes.insert(request.className)
+            } catch {
+                // The session shows an unknown class on purpose.
+                #expect(error.code == "unknown-class", "\(line): \(error.message)")
+            }
+        }
+        #expect(classes.isSuperset(of: ["watch", "unwatch", "poll", "zero", "status", "configure"]))
+    }
+
+    @Test("every kind of request round-trips through its encoding", arguments: [
+        Request.watch(streams: [.frames, .shake], rate: 12.5, fields: [.acc, .attitude], latency: 50),
+        .watch(streams: StreamName.events, rate: nil, fields: .all, latency: nil),
+        .unwatch(streams: nil), .unwatch(streams: [.tap]), .poll, .status, .device, .selftest,
+        .configure(range: 8, rate: 400, mode: "normal", tunables: ["shake.threshold": "1.5"]),
+        .calibrateFlat(seconds: 2), .calibrateSet(Calibration(offset: Vector3(0.01, -0.02, 0.03), scale: Vector3(1, 1.01, 0.99))),
+        .calibrateReset, .zero(reset: false), .zero(reset: true),
+    ])
+    func requestRoundTrip(_ request: Request) throws {
+        #expect(try Request(parsing: Array(request.json.utf8)) == request, "\(request.json)")
+    }
+
+    @Test("a newer daemon's unknown fields are ignored and its unknown classes kept, never a crash")
+    func forwardCompatible() throws {
+        let frame = try Message(parsing: Array(#"{"class":"frame","seq":7,"t":1.5,"acc":[0,0,1],"jerk":[1,2,3],"quality":"good"}"#.utf8))
+        #expect(frame == .frame(FrameMessage(seq: 7, t: 1.5, acceleration: Vector3(0, 0, 1))))
+        let novel = try Message(parsing: Array(#"{"class":"temperature","celsius":21.5}"#.utf8))
+        #expect(novel.className == "temperature")
+        if case .unknown(_, let fields) = novel { #expect(fields["celsius"] == .number(21.5)) } else { Issue.record("\(novel)") }
+        #expect(novel.json == #"{"class":"temperature","celsius":21.5}"#)
+    }
+
+    @Test("a known class with a missing or mistyped field is an error naming the field", arguments: [
+        (#"{"class":"frame","t":1}"#, "\"seq\" is missing"),
+        (#"{"class":"shake","t":1,"phase":"wobble","start":0}"#, "unknown phase \"wobble\""),
+        (#"{"class":"device","chip":3}"#, "\"chip\" must be a string"),
+        (#"[1,2]"#, "not an object with a \"class\""),
+        ("{", "not JSON"),
+    ])
+    func malformed(_ line: String, _ expected: String) {
+        #expect(throws: MessageError.self) { try Message(parsing: Array(line.utf8)) }
+        do {
+            _ = try Message(parsing: Array(line.utf8))
+        } catch {
+            #expect(error.description.contains(expected), "\(error)")
+        }
+    }
+
+    @Test("an event from the pipeline encodes to what the wire reads back as the same event")
+    func events() throws {
+        let events: [MotionEvent] = [
+            .orientation(.init(t: 1, orientation: .portrait, previous: .faceUp)),
+            .shake(.started(t: 2, start: 1.75)), .shake(.ended(t: 3, start: 1.75, duration: 0.5, peak: 2.5)),
+            .freeFall(.started(t: 4, start: 3.92)), .freeFall(.confirmed(t: 4.1, start: 3.92)),
+            .freeFall(.withdrawn(t: 4.2, start: 3.92, duration: 0.25)), .freeFall(.ended(t: 4.5, start: 3.92, duration: 0.58, height: 1.65)),
+            .movement(.init(t: 5, start: 4.5, duration: 0.5, direction: .init(axis: .y, positive: false), peak: 0.4)),
+            .tap(.init(t: 6, start: 5.5, count: 2, direction: .init(axis: .z, positive: true), peak: 2.25)),
+        ]
+        for event in events {
+            #expect(try Message(parsing: Array(event.json.utf8)) == .event(event), "\(event.json)")
+        }
+    }
+}
