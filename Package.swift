@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration"]),
         // Bring-up and client logic for accelctl: probe, dump, calibration,
         // rate, plots, the terminal view.
-        .target(name: "AccelTools", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration"]),
+        .target(name: "AccelTools", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol"]),
         .executableTarget(
             name: "accelctl",
             dependencies: [
@@ -73,6 +73,7 @@ let package = Package(
             dependencies: [
                 "AccelCore", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Benchmarks that print figures: make bench (docs/PERFORMANCE.md).
@@ -82,6 +83,7 @@ let package = Package(
                 "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelDaemon",
                 "AccelEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Benchmarks/accel-bench"
@@ -91,7 +93,7 @@ let package = Package(
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelCore", "AccelMotion"]),
         .testTarget(name: "AccelProtocolTests", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol"]),
         // Test helper: rewrites a calibration file until killed (crash-safety test).
-        .executableTarget(name: "calibration-writer", dependencies: ["AccelCore", "AccelConfiguration"], path: "Tests/Helpers/calibration-writer"),
+        .executableTarget(name: "calibration-writer", dependencies: ["AccelCore", "AccelDriver", "AccelConfiguration"], path: "Tests/Helpers/calibration-writer"),
         // Runs the built binaries and talks to them: shared by the end-to-end tests.
         .target(name: "TestSupport", dependencies: ["AccelCore", "AccelDriver"], path: "Tests/TestSupport"),
         .testTarget(
@@ -99,11 +101,12 @@ let package = Package(
             dependencies: [
                 "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
                 "AccelEvaluation", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelProtocol", "AccelClient", "TestSupport"]),
-        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelDriver", "AccelConfiguration", "AccelTools", "TestSupport"]),
+        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

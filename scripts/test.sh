@@ -23,6 +23,9 @@ quietly() {
     [ "$status" -eq 0 ] || { echo "test.sh: '$*' failed (exit $status)" >&2; exit "$status"; }
 }
 
+echo "== the module graph: README.md against Package.swift, and no dependency unused" >&2
+python3 scripts/module-graph.py --check
+
 echo "== kernel in the loop: acceld and accelctl on a real kernel's i2c-dev (QEMU, i2c-stub)" >&2
 if [ "${ACCELD_SKIP_KERNEL:-}" = 1 ]; then
     echo "test.sh: ACCELD_SKIP_KERNEL=1: the kernel stage is skipped (CI never sets it)" >&2

@@ -1,1 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
+// The classic tutorials' iBells: ring on each shake, at most once a second.
+// Usage: ShakeToRing [seconds]
+import AccelClient
+
+let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? .infinity
+let manager = MotionManager()
+let minimumInterval = 1.0
+let ringing = Task {
+    var lastRing = -Double.infinity
+    for await event in manager.events([.shake]) {
+        // Ring as soon as the shake is recognised, not when it ends.
+        guard case .shake(.started(let t, _)) = event, t - lastRing >= minimumInterval else { continue }
+        lastRing = t
+        print("\u{7}ring! (shake at t=\((t * 100).rounded() / 100) s)")
+    }
+}
+try await Task.sleep(for: .seconds(min(seconds, 1e9)))
+ringing.cancel()

@@ -307,6 +307,7 @@ public final class MotionManager: Sendable {
         var away: UInt64?
         var lastSequence: UInt64?
         var step: UInt64 = 1
+        var frameRate = 0.0
         while state.withLock({ $0.running }) {
             let connection: DaemonConnection
             do {
@@ -343,11 +344,12 @@ public final class MotionManager: Sendable {
                             broadcast(.notice(.lostSamples(lost)))
                         }
                         lastSequence = frame.seq
-                        deliver(frame)
+                        deliver(frame, frameRate: frameRate)
                     case .event(let event):
                         broadcast(.event(event))
                     case .watch(let reply):
                         if let rate = reply.rate, rate > 0 {
+                            frameRate = rate
                             let chipRate = Double(state.withLock { $0.device?.rate ?? connection.device.rate })
                             step = UInt64(max(1, (chipRate / rate).rounded()))
                         }
@@ -369,7 +371,10 @@ public final class MotionManager: Sendable {
         state.withLock { $0.connection = nil }
     }
 
-    private func deliver(_ frame: FrameMessage) {
+    private func deliver(_ frame: FrameMessage, frameRate: Double) {
+        // Half a frame's period of slack: frame times jitter, and a program
+        // that asked for the rate the frames come at gets every one.
+        let slack = frameRate > 0 ? 0.5 / frameRate : 0
         let subscribers = state.withLock { state -> [(Update, Subscriber)] in
             var accelerometer: AccelerometerData?
             var motion: DeviceMotion?
@@ -392,8 +397,7 @@ public final class MotionManager: Sendable {
                 case .deviceMotion: update = motion.map(Update.deviceMotion)
                 default: update = nil
                 }
-                // A 2 % margin, so that frames at exactly the interval are all delivered.
-                guard let update, frame.t - subscriber.lastDelivered >= subscriber.interval * 0.98 else { continue }
+                guard let update, frame.t - subscriber.lastDelivered >= subscriber.interval - slack else { continue }
                 state.subscribers[id]?.lastDelivered = frame.t
                 due.append((update, subscriber))
             }

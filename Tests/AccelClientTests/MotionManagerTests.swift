@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelClient
+import AccelCore
+import AccelProtocol
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// Collects what handlers deliver, from any thread.
+final class Collected<T: Sendable>: Sendable {
+    private let items = Mutex<[T]>([])
+    func add(_ item: T) { items.withLock { $0.append(item) } }
+    var all: [T] { items.withLock { $0 } }
+
+    /// Waits until `done` holds for what was collected, or `seconds` pass.
+    func wait(seconds: Double = 10, until done: ([T]) -> Bool) -> [T] {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end, !done(all) { usleep(10_000) }
+        return all
+    }
+}
+
+@Suite("AccelClient against the daemon on the chip model", .serialized, .timeLimit(.minutes(2)))
+struct MotionManagerTests {
+    @Test("push and pull: accelerometer data in order at the interval asked for, the latest always readable, stop stops")
+    func pushAndPull() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--rate", "100"])
+        defer { _ = daemon.stop() }
+        let manager = MotionManager(socketPath: daemon.socketPath)
+        #expect(manager.isAccelerometerAvailable)
+        #expect(!manager.isAccelerometerActive)
+        manager.accelerometerUpdateInterval = 0.02
+        let received = Collected<AccelerometerData>()
+        manager.startAccelerometerUpdates(to: DispatchQueue(label: "test")) { data, error in
+            #expect(error == nil)
+            if let data { received.add(data) }
+        }
+        #expect(manager.isAccelerometerActive)
+        let data = received.wait { $0.count >= 40 }
+        #expect(data.count >= 40)
+        let steps = zip(data, data.dropFirst()).map { $1.sequence - $0.sequence }
+        #expect(steps.allSatisfy { $0 == 2 }, "50 Hz from a 100 Hz chip is every second sample: \(steps)")
+        #expect(abs((data.last?.acceleration.z ?? 0) - 1) < 0.1, "flat and still reads +1 g on z")
+        #expect(manager.lostSampleCount == 0)
+        // Pull: what a program reads whenever it likes.
+        manager.startAccelerometerUpdates()
+        let latest = try #require(manager.accelerometerData)
+        #expect(latest.sequence >= data.last!.sequence)
+        manager.stopAccelerometerUpdates()
+        #expect(!manager.isAccelerometerActive)
+        let stopped = received.all.count
+        usleep(300_000)
+        #expect(received.all.count <= stopped + 2, "no deliveries after stop")
+    }
+
+    @Test("device motion as an async sequence: gravity at rest, and attitude relative to a reference once one is set")
+    func deviceMotionSequence() async throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        defer { _ = daemon.stop() }
+        let manager = MotionManager(socketPath: daemon.socketPath)
+        manager.deviceMotionUpdateInterval = 0.05
+        manager.startDeviceMotionUpdates()
+        var seen: [DeviceMotion] = []
+        for await motion in manager.deviceMotionUpdates() {
+            seen.append(motion)
+            if seen.count == 10 { break }
+        }
+        let last = try #require(seen.last)
+        #expect(abs(last.gravity.z - 1) < 0.1 && abs(last.userAcceleration.z) < 0.1)
+        #expect(manager.deviceMotion != nil)
+        var relative = Attitude(pitch: 0.3, roll: -0.2)
+        relative.multiply(byInverseOf: Attitude(pitch: 0.3, roll: -0.2))
+        #expect(abs(relative.pitch) < 1e-9 && abs(relative.roll) < 1e-9, "an attitude seen from itself is level")
+        manager.setReferenceAttitudeToCurrent()
+        usleep(200_000)
+        let zeroed = try #require(manager.deviceMotion)
+        #expect(abs(zeroed.attitude.pitch) < 0.02 && abs(zeroed.attitude.roll) < 0.02)
+    }
+
+    @Test("events arrive as an async sequence: the tour's orientations in order")
+    func orientationEvents() async throws {
+        let daemon = try DaemonProcess(["--simulate", "tour"])
+        defer { _ = daemon.stop() }
+        let manager = MotionManager(socketPath: daemon.socketPath)
+        var faces: [DeviceOrientation] = []
+        for await event in manager.events([.orientation]) {
+            guard case .orientation(let change) = event else { continue }
+            #expect(faces.last.map { $0 == change.previous } ?? true, "each change starts where the last ended")
+            faces.append(change.orientation)
+            if faces.count == 3 { break }
+        }
+        #expect(faces.count == 3 && Set(faces).count == 3)
+    }
+
+    @Test("a bus outage: the gap in the sequence is reported as lost samples, exactly as many as are missing")
+    func lostSamples() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--fault", "gone@0.8+0.5"])
+        defer { _ = daemon.stop() }
+        let manager = MotionManager(socketPath: daemon.socketPath)
+        manager.accelerometerUpdateInterval = 0
+        let received = Collected<AccelerometerData>()
+        let notices = Collected<ConnectionNotice>()
+        manager.startNoticeUpdates(to: DispatchQueue(label: "notices")) { notices.add($0) }
+        manager.startAccelerometerUpdates(to: DispatchQueue(label: "data")) { data, _ in if let data { received.add(data) } }
+        let data = received.wait { $0.count >= 250 }
+        let gaps = zip(data, data.dropFirst()).map { Int($1.sequence - $0.sequence) - 1 }.reduce(0, +)
+        let reported = notices.all.reduce(0) { if case .lostSamples(let n) = $1 { $0 + n } else { $0 } }
+        #expect(gaps > 0, "the outage left a gap")
+        #expect(reported == gaps && manager.lostSampleCount == gaps, "gaps \(gaps), reported \(reported)")
+        #expect(notices.all.contains { if case .device(let d) = $0 { d.event == "lost" } else { false } })
+    }
+
+    @Test("the daemon restarts: disconnection and reconnection are reported, and data resumes")
+    func reconnects() throws {
+        // In a folder of its own: each DaemonProcess removes its own folder when done.
+        let socket = scratchDirectory() + "/acceld.sock"
+        var daemon = try DaemonProcess(["--simulate", "rest"], socketPath: socket)
+        let manager = MotionManager(socketPath: socket)
+        let received = Collected<AccelerometerData>()
+        let notices = Collected<ConnectionNotice>()
+        manager.startNoticeUpdates(to: DispatchQueue(label: "notices")) { notices.add($0) }
+        manager.accelerometerUpdateInterval = 0.05
+        manager.startAccelerometerUpdates(to: DispatchQueue(label: "data")) { data, _ in if let data { received.add(data) } }
+        _ = received.wait { $0.count >= 5 }
+        _ = daemon.stop()
+        _ = notices.wait { $0.contains { if case .disconnected = $0 { true } else { false } } }
+        let before = received.all.count
+        usleep(500_000)
+        daemon = try DaemonProcess(["--simulate", "rest"], socketPath: socket)
+        defer { _ = daemon.stop() }
+        let after = received.wait { $0.count >= before + 5 }
+        #expect(after.count >= before + 5, "data resumed after the restart; notices \(notices.all); \(daemon.stderr)")
+        let reconnected = notices.all.compactMap { if case .reconnected(let away) = $0 { away } else { nil } }
+        #expect(reconnected.count == 1 && reconnected[0] >= 0.4, "reconnected after \(reconnected)")
+    }
+
+    @Test("no daemon, a stale socket: one clear error each, with what to do and the exit code a tool uses")
+    func connectionErrors() throws {
+        let scratch = scratchDirectory()
+        #expect(throws: ClientError.noDaemon(scratch + "/none.sock")) { try DaemonConnection(path: scratch + "/none.sock") }
+        #expect(ClientError.noDaemon("x").exitCode == 69 && ClientError.noDaemon("x").description.contains("systemctl start"))
+        #expect(ClientError.permission("x").exitCode == 77 && ClientError.permission("x").description.contains("usermod -aG acceld"))
+        // A socket file nobody listens on.
+        let stale = scratch + "/stale.sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in stale.utf8.enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(fd)
+        #expect(throws: ClientError.refused(stale)) { try DaemonConnection(path: stale) }
+        #expect(!MotionManager(socketPath: stale).isAccelerometerAvailable)
+    }
+
+    @Test("request and reply in types: status and device from a connection, an error reply thrown with its code")
+    func requests() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"])
+        defer { _ = daemon.stop() }
+        let connection = try DaemonConnection(path: daemon.socketPath)
+        #expect(connection.hello.protocolVersion == protocolVersion && connection.device.chip == "LIS302DL")
+        guard case .status(let status) = try connection.request(.status) else { Issue.record("no status"); return }
+        #expect(status.clients == 1 && status.device.rate == 100)
+        _ = try connection.request(.watch(streams: [.frames], rate: 10, fields: .acc, latency: nil))
+        guard case .device(let device) = try connection.request(.device) else { Issue.record("no device"); return }
+        #expect(device.event == nil)
+        do {
+            _ = try connection.request(.configure(range: 3, rate: nil, mode: nil, tunables: [:]))
+            Issue.record("a range the part lacks was accepted")
+        } catch {
+            // Not privileged here or not possible on the part: either way a typed refusal that explains.
+            guard case .refusedRequest(let code, let message) = error else { Issue.record("\(error)"); return }
+            #expect(["not-permitted", "device-error"].contains(code) && !message.isEmpty)
+        }
+    }
+}
