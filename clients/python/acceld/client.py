@@ -238,6 +238,7 @@ class Motion:
         self._orientation: Optional[str] = None
         self._latest: Optional[Frame] = None
         self._step = 1
+        self._frames_watched = False
         self._last_seq: Optional[int] = None
 
         self._sock: Optional[socket.socket] = None
@@ -333,9 +334,9 @@ class Motion:
 
     @property
     def frame_rate(self) -> Optional[float]:
-        """Frames per second now served (the chip's rate / the decimation)."""
+        """Frames per second now served (the chip's rate / the decimation); None when frames are not watched."""
         rate = self._device.rate if self._device else None
-        return rate / self._step if rate else None
+        return rate / self._step if rate and self._frames_watched else None
 
     @property
     def accelerometer_data(self) -> Optional[Frame]:
@@ -344,7 +345,7 @@ class Motion:
         While updates run it is the latest frame they received; otherwise it
         asks the daemon (`poll`). None before the first sample.
         """
-        if self._latest is not None and self._watching and "frames" in self._watching["streams"]:
+        if self._watching and "frames" in self._watching["streams"]:
             return self._latest
         return self.poll()
 
@@ -759,6 +760,7 @@ class Motion:
         elif isinstance(msg, Watch):
             chip = self._device.rate if self._device else None
             self._step = max(1, round(chip / msg.rate)) if chip and msg.rate else 1
+            self._frames_watched = "frames" in msg.streams
             self._last_seq = None
             self._orientation = msg.orientation if "orientation" in msg.streams else None
         elif isinstance(msg, Orientation):
