@@ -364,6 +364,7 @@ class Motion:
 
     def start_accelerometer_updates(self, handler: Optional[Handler] = None, interval: Optional[float] = None):
         """Frames at `interval` seconds to `handler(frame)`; without a handler, only for `accelerometer_data`."""
+        self._check_open()
         if interval is not None:
             self._interval = interval
         self._accelerometer, self._accelerometer_active = handler, True
@@ -375,6 +376,7 @@ class Motion:
 
     def start_device_motion_updates(self, handler: Optional[Handler] = None, interval: Optional[float] = None):
         """Frames (gravity, user, pitch, roll) at `interval` seconds to `handler(frame)`."""
+        self._check_open()
         if interval is not None:
             self._interval = interval
         self._device_motion, self._device_motion_active = handler, True
@@ -391,6 +393,7 @@ class Motion:
         or events for all five), device, status, a notice (gap, dropped,
         goodbye, disconnected, reconnected) or unknown; or its message class.
         """
+        self._check_open()
         for name in self._handler_names(what):
             with self._lock:
                 self._handlers.setdefault(name, []).append(handler)
@@ -426,6 +429,7 @@ class Motion:
         streams: frames, the event streams, events (all five), device, status.
         rate: frames per second (sets `update_interval` to 1 / rate).
         """
+        self._check_open()
         if rate is not None:
             if rate <= 0:
                 raise ValueError("rate is in Hz and must be positive")
@@ -552,9 +556,17 @@ class Motion:
             wanted = self._wanted()
             if wanted == self._watching or self._closed:
                 return
-            self._watching = wanted
+            previous, self._watching = self._watching, wanted    # what a reconnection sends
             if self.is_connected:
-                self.request(wanted or {"class": "unwatch"})
+                try:
+                    self.request(wanted or {"class": "unwatch"})
+                except RequestError:
+                    self._watching = previous           # the daemon kept the old watch
+                    raise
+
+    def _check_open(self):
+        if self._closed:
+            raise ConnectionLost(f"this client of acceld at {self.path} is closed")
 
     # The connection
 

@@ -113,3 +113,21 @@ def test_auto_rotation(start_daemon, workdir):
         "keep   270  (faceDown)",
         "rotate   0  (portrait)",
     ], out
+
+
+def test_the_readmes_first_ten_lines(start_daemon):
+    readme = (PACKAGE / "README.md").read_text()
+    program = readme.split("## First ten lines", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(program.splitlines()) <= 10
+    d = start_daemon("demo")
+    process = subprocess.Popen([sys.executable, "-u", "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env={"ACCELD_SOCKET": d.socket, "PYTHONPATH": str(PACKAGE)})
+    try:
+        out, err = process.communicate(timeout=2)
+    except subprocess.TimeoutExpired:
+        process.terminate()
+        out, err = process.communicate()
+    lines = out.splitlines()
+    assert len(lines) >= 10, err
+    assert all(re.match(r"pitch\s+[+-]\d+\.\d\s+roll\s+[+-]\d+\.\d\s+acc Vector\(x=", line) or line.startswith("now ")
+               for line in lines), out

@@ -193,3 +193,19 @@ def test_without_reconnect_the_loss_ends_the_iterator(fake_daemon):
             motion.run(1)
         with pytest.raises(acceld.ConnectionLost):
             motion.status()
+
+
+def test_a_closed_client_says_so(fake_daemon):
+    fake = fake_daemon(watch_reply(rate=100.0))
+    motion = acceld.connect(fake.path)
+    updates = motion.updates(["frames"], timeout=5)
+    motion.close()
+    motion.close()                                  # twice is harmless
+    with pytest.raises(StopIteration):
+        next(updates)
+    with pytest.raises(acceld.ConnectionLost, match="closed"):
+        motion.updates()
+    with pytest.raises(acceld.ConnectionLost):
+        motion.status()
+    motion.stop_accelerometer_updates()             # stopping what is stopped is harmless
+    assert not motion.is_connected
