@@ -4,11 +4,12 @@
 # build's acceld on the chip model (the client, the examples, the data
 # logger's CSV through acceld replay), then `pip install ./clients/python`
 # into a fresh venv and an import of the installed package.
-# Installs what it needs first (Debian's pytest and venv); builds acceld
-# only when .build/debug/acceld is missing ($ACCELD_BIN overrides it).
+# Installs what it needs first (Debian's pytest and venv, and setuptools
+# and wheel to build without PyPI); builds acceld only when
+# .build/debug/acceld is missing ($ACCELD_BIN overrides it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh python3-pytest python3-venv
+source scripts/setup.sh python3-pytest python3-venv python3-setuptools python3-wheel
 
 # Debian's Python, whatever python3 on PATH is (pyenv's, a venv's).
 python=/usr/bin/python3
@@ -30,9 +31,12 @@ venv=$(mktemp -d /tmp/acceld-venv.XXXXXX)
 trap 'rm -rf "$venv" clients/python/build clients/python/acceld.egg-info' EXIT
 "$python" -m venv "$venv"
 if ! "$venv/bin/pip" install -q --disable-pip-version-check ./clients/python; then
-    # Offline, the isolated build cannot fetch setuptools: the venv's own will do.
-    echo "python-client-test: the isolated build failed; trying with the venv's setuptools (--no-build-isolation)" >&2
-    "$venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation ./clients/python
+    # Without PyPI the isolated build cannot fetch setuptools: build with
+    # Debian's setuptools and wheel, seen from a venv that sees them.
+    echo "python-client-test: the isolated build failed (no PyPI?); again with Debian's setuptools and wheel" >&2
+    rm -rf "$venv"
+    "$python" -m venv --system-site-packages "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check --no-index --no-build-isolation ./clients/python
 fi
 (cd / && "$venv/bin/python" - "$venv" <<'PY'
 import sys

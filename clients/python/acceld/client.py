@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import socket
+import stat
 import threading
 import time
 from collections import deque
@@ -44,6 +45,13 @@ def default_socket() -> str:
 def connect(path: Optional[str] = None, **options) -> Motion:
     """Connects to acceld (see `Motion` for the options). Use it in a `with`."""
     return Motion(path, **options)
+
+
+def _is_socket(path: str) -> bool:
+    try:
+        return stat.S_ISSOCK(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _expand(streams: Iterable[str]) -> Set[str]:
@@ -579,7 +587,8 @@ class Motion:
             except (FileNotFoundError, NotADirectoryError):
                 raise DaemonNotRunning(self.path) from None
             except ConnectionRefusedError:
-                raise DaemonNotRunning(self.path, "the socket exists but nothing listens on it") from None
+                raise DaemonNotRunning(self.path, "the socket exists but nothing listens on it"
+                                       if _is_socket(self.path) else "that is not a socket") from None
             except PermissionError:
                 raise PermissionDenied(self.path) from None
             buffer = b""
