@@ -62,7 +62,10 @@ def test_push_and_pull_frames_in_order(start_daemon):
         motion.stop_device_motion_updates()
 
         lost_before = motion.lost
-        with motion.updates(["frames"], rate=25, duration=0.6) as updates:
+        motion.update_interval = 0.04                      # accelerometerUpdateInterval: 25 Hz
+        assert motion.accelerometer_update_interval == 0.04
+        with motion.updates(["frames"], duration=0.6) as updates:
+            assert motion.frame_rate == 25
             seqs = [m.seq for m in updates if isinstance(m, acceld.Frame)]
         assert len(seqs) >= 10 and missing(seqs, 4) == motion.lost - lost_before
         status = motion.status()
