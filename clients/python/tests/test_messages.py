@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The message types against docs/PROTOCOL.md, and the rules for what a newer daemon may send."""
+import json
+import re
+
+import pytest
+
+import acceld
+from acceld.messages import WIRE_CLASSES
+from conftest import REPO
+
+
+def protocol_messages():
+    """Every daemon message docs/PROTOCOL.md shows: the sessions' ← lines and the JSON examples."""
+    text = (REPO / "docs" / "PROTOCOL.md").read_text()
+    lines = re.findall(r"^← (\{.*\})$", text, re.M)
+    for block in re.findall(r"```json\n(.*?)```", text, re.S):
+        lines += [line for line in block.splitlines() if line.strip()]
+    return [json.loads(line) for line in lines]
+
+
+def test_every_message_in_the_protocol_document_parses_to_its_dataclass():
+    objects = protocol_messages()
+    assert len(objects) >= 15
+    for obj in objects:
+        msg = acceld.parse(obj)
+        assert msg.CLASS == obj["class"], obj
+        assert not isinstance(msg, acceld.Unknown)
+        for key, value in obj.items():
+            if key == "class":
+                continue
+            name = {"emptyReads": "empty_reads"}.get(key, key)
+            assert getattr(msg, name) is not None, f"{obj['class']}.{key} lost"
+
+
+def documented_classes():
+    """The classes the daemon sends, as docs/PROTOCOL.md names them: its ###
+    headings, the first column of its `| class |` tables, and the reply
+    column of its requests table."""
+    text = (REPO / "docs" / "PROTOCOL.md").read_text()
+    messages = text[text.index("## Messages from the daemon"):]
+    names = set(re.findall(r"^### ([a-z]+)$", messages, re.M))
+    table = None
+    for line in text.splitlines():
+        if line.startswith("| class |"):
+            table = "requests" if "reply" in line else "classes"
+        elif not line.startswith("|"):
+            table = None
+        elif table and not line.startswith("|---"):
+            cells = [c.strip() for c in line.replace("\\|", "").strip("|").split("|")]
+            column = cells[-1] if table == "requests" else cells[0]
+            names.update(re.findall(r"^`(\w+)`", column))
+    return names
+
+
+def test_the_documented_message_classes_are_all_known():
+    documented = documented_classes()
+    assert {"hello", "device", "frame", "orientation", "tap", "status", "goodbye", "calibration", "selftest"} <= documented
+    assert documented - set(WIRE_CLASSES) == set()
+    # and the one the reply of a tunables-only configure uses (Hub.swift)
+    assert "configured" in WIRE_CLASSES
+
+
+def test_a_frame_with_its_fields():
+    frame = acceld.parse('{"class":"frame","seq":190,"t":2419.312518,"acc":[0.0180,-0.0180,1.0080],'
+                         '"pitch":-0.17,"roll":-1.23}')
+    assert isinstance(frame, acceld.Frame)
+    assert frame.seq == 190 and frame.t == 2419.312518
+    assert frame.acc == acceld.Vector(0.018, -0.018, 1.008) and frame.acc.z == 1.008
+    x, y, z = frame.acc
+    assert (x, y, z) == (0.018, -0.018, 1.008)
+    assert frame.gravity is None and frame.user is None
+    assert frame.attitude == acceld.Attitude(-0.17, -1.23)
+
+
+def test_unknown_fields_are_ignored_and_bad_ones_become_none():
+    msg = acceld.parse('{"class":"shake","t":1.5,"phase":"start","start":1.25,"vigour":"lots",'
+                       '"peak":"high","nested":{"a":[1,2]}}')
+    assert msg == acceld.Shake(t=1.5, phase="start", start=1.25, duration=None, peak=None)
+    frame = acceld.parse('{"class":"frame","seq":"x","acc":[1,2],"gravity":[1,2,"z"],"user":[0,0,1]}')
+    assert frame.seq is None and frame.acc is None and frame.gravity is None
+    assert frame.user == (0.0, 0.0, 1.0)
+    status = acceld.parse('{"class":"status","uptime":1,"counters":{"published":3,"newCounter":9}}')
+    assert status.counters.published == 3 and status.counters.lost == 0 and status.device is None
+
+
+def test_unknown_classes_become_unknown():
+    msg = acceld.parse('{"class":"gesture","kind":"wave"}')
+    assert isinstance(msg, acceld.Unknown)
+    assert msg.cls == "gesture" and msg.fields["kind"] == "wave"
+    assert isinstance(acceld.parse('{"no":"class"}'), acceld.Unknown)
+    assert isinstance(acceld.parse('{"class":42}'), acceld.Unknown)
+
+
+def test_only_non_objects_raise():
+    for line in ("[1,2]", '"frame"', "null"):
+        with pytest.raises(ValueError):
+            acceld.parse(line)
+
+
+def test_attitude_relative_to_a_reference():
+    a = acceld.Attitude(12.5, -30.0)
+    assert a.relative_to(a) == acceld.Attitude(0.0, 0.0)
+    assert acceld.Attitude(20.0, 0.0).relative_to(acceld.Attitude(5.0, 0.0)) == acceld.Attitude(15.0, 0.0)
+    assert acceld.Attitude(0.0, 20.0).multiply_by_inverse_of(acceld.Attitude(0.0, 5.0)) == acceld.Attitude(0.0, 15.0)
