@@ -118,7 +118,7 @@ if ProcessInfo.processInfo.environment["ACCELD_FUZZ"] != nil {
     package.targets += [
         .target(name: "FuzzerDriver", path: "Fuzz/driver"),
         .executableTarget(name: "fuzz-request", dependencies: ["AccelProtocol", "FuzzerDriver"], path: "Fuzz/request", swiftSettings: asLibrary),
-        .executableTarget(name: "fuzz-trace", dependencies: ["AccelDriver", "FuzzerDriver"], path: "Fuzz/trace", swiftSettings: asLibrary),
-        .executableTarget(name: "fuzz-config", dependencies: ["AccelDaemon", "FuzzerDriver"], path: "Fuzz/config", swiftSettings: asLibrary),
+        .executableTarget(name: "fuzz-trace", dependencies: ["AccelCore", "AccelDriver", "FuzzerDriver"], path: "Fuzz/trace", swiftSettings: asLibrary),
+        .executableTarget(name: "fuzz-config", dependencies: ["AccelConfiguration", "FuzzerDriver"], path: "Fuzz/config", swiftSettings: asLibrary),
     ]
 }

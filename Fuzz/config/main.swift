@@ -3,7 +3,6 @@
 // tunables. Parsed or refused with a line and a reason, never crashed.
 import FuzzerDriver
 import AccelConfiguration
-import AccelDaemon
 
 func fuzzConfiguration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }

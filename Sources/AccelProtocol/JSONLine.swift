@@ -82,10 +82,21 @@ public struct JSONLine {
         bytes += json.utf8
     }
 
-    /// A number as a person writes it in a request: 10, not 10.000; 0.25.
+    /// A number as a person writes it in a request: 10, not 10.000; 0.25;
+    /// every digit it needs to read back exactly.
     public mutating func add(_ name: StaticString, number value: Double) {
         key(name)
-        bytes += (value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)).utf8
+        bytes += JSONLine.shortest(value).utf8
+    }
+
+    /// A vector the same way.
+    public mutating func add(_ name: StaticString, numbers v: Vector3) {
+        key(name)
+        bytes += "[\(JSONLine.shortest(v.x)),\(JSONLine.shortest(v.y)),\(JSONLine.shortest(v.z))]".utf8
+    }
+
+    static func shortest(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// The finished object, as bytes without the newline.

@@ -103,8 +103,8 @@ extension Request {
         case .calibrateFlat(let seconds):
             line.add("seconds", number: seconds)
         case .calibrateSet(let calibration):
-            line.add("offset", calibration.offset, decimals: 6)
-            line.add("scale", calibration.scale, decimals: 6)
+            line.add("offset", numbers: calibration.offset)
+            line.add("scale", numbers: calibration.scale)
         case .calibrateReset:
             line.add("reset", true)
         case .zero(let reset):
