@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: Apache-2.0
+# Sourced by guest-checks.sh after the i2c-stub checks: acceld against the
+# chip emulator (accel_emu.ko), whose chips keep their own time, clear
+# data-ready when read, overrun when a sample is missed and have a FIFO
+# (docs/TESTING.md). Uses check/ok/bad from guest-lib.sh and the helpers of
+# emulator-lib.sh. Windows are short (3 to 4 s): the whole section runs in
+# about a minute and a half under TCG.
+. /emulator-lib.sh
+I2CTRANSFER=/usr/sbin/i2ctransfer
+
+# 1. Parameters out of bounds are refused at insmod, saying why.
+out=$(insmod /lib/modules/accel_emu.ko clock_ppm=200000 2>&1; echo "exit $?"; dmesg | grep accel_emu | tail -2)
+echo "$out"
+out2=$(insmod /lib/modules/accel_emu.ko parts=lis999@0x1c 2>&1; echo "exit $?"; dmesg | grep accel_emu | tail -1)
+echo "$out2"
+check "insmod refuses clock_ppm=200000 (±10 % at most) and an unknown part, saying why" sh -c \
+    'echo "$0" | grep -q "exit [1-9]" && echo "$0" | grep -q "clock_ppm 200000 is out of bounds" &&
+     echo "$1" | grep -q "exit [1-9]" && echo "$1" | grep -q "unknown part .lis999"' "$out" "$out2"
+
+# 2. The adapter, its functions, and the two chips as the family's parts.
+emu_load clock_ppm=30000
+echo "emulator: i2c-$EMU_BUS, $(dmesg | grep 'accel_emu: i2c' | tail -2 | sed 's/.*accel_emu: //' | tr '\n' ' ')"
+funcs=$($I2CDETECT -F $EMU_BUS)
+probe=$(accelctl probe --bus $EMU_BUS --only-bus 2>&1)
+echo "$probe" | tail -3
+check "the emulator's adapter offers plain I2C and I2C block reads; probe finds the LIS302DL at 0x1c and the LIS3DH family at 0x18" sh -c \
+    'echo "$0" | grep -q "^I2C  *yes" && echo "$0" | grep -q "I2C Block Read  *yes" &&
+     echo "$1" | grep -q "0x1c: WHO_AM_I 0x3b: LIS302DL" && echo "$1" | grep -q "0x18: WHO_AM_I 0x33: LIS3DH"' "$funcs" "$probe"
+
+# 3. Reset is power-down: no samples until CTRL_REG1 says so.
+sleep 0.2
+reset="CTRL_REG1 $($I2CGET -y $EMU_BUS 0x1c 0x20) STATUS $($I2CGET -y $EMU_BUS 0x1c 0x27) samples $(emu 0x1c samples); LIS3DH CTRL_REG1 $($I2CGET -y $EMU_BUS 0x18 0x20) samples $(emu 0x18 samples)"
+echo "$reset"
+check "reset is power-down: CTRL_REG1 0x07, STATUS 0x00, no samples made ($reset)" \
+    [ "$reset" = "CTRL_REG1 0x07 STATUS 0x00 samples 0; LIS3DH CTRL_REG1 0x07 samples 0" ]
+
+# 4. Auto-increment: without bit 7 a read repeats the register.
+same=$($I2CTRANSFER -y $EMU_BUS w1@0x1c 0x0f r3)
+walks=$($I2CTRANSFER -y $EMU_BUS w1@0x1c 0xa0 r3)
+echo "0x0f x3: $same; 0xa0 x3: $walks"
+check "auto-increment only with bit 7: 0x0f reads WHO_AM_I three times ($same), 0xa0 walks CTRL_REG1..3 ($walks)" \
+    [ "$same" = "0x3b 0x3b 0x3b" -a "$walks" = "0x07 0x00 0x00" ]
+
+# 5. STATUS: unread samples overrun; one burst clears both flags (two reads
+# in one I2C_RDWR, so no new sample can come between them).
+$I2CSET -y $EMU_BUS 0x1c 0x20 0xc7
+sleep 0.2
+dropped=$(emu 0x1c dropped)
+burst=$($I2CTRANSFER -y $EMU_BUS w1@0x1c 0xa7 r7 w1@0x1c 0x27 r1)
+$I2CSET -y $EMU_BUS 0x1c 0x20 0x87
+made=$(emu 0x1c samples); sleep 0.1; made2=$(emu 0x1c samples)
+echo "400 Hz for 0.2 s unread: dropped $dropped; burst then STATUS: $burst; powered down: samples $made then $made2"
+check "STATUS: unread samples set ZYXOR and ZYXDA (0xff), one burst from 0xa7 clears them (0x00), dropped counts the overwritten; PD=0 stops the clock" sh -c \
+    'set -- $0; [ "$1" = 0xff -a "$8" = 0x00 -a '$dropped' -ge 40 -a '$made' = '$made2' ]' "$burst"
+
+# 6. Phase lock: acceld follows the chip's own clock, 3 % fast and 3 %
+# slow, at 100 and 400 Hz. One client watches frames and acceld's status
+# (once a second) throughout, and no other program starts while it
+# measures: starting one costs the one vCPU about a second under TCG. The
+# emulator's `counters` cut the stream at the instants they were read, and
+# its `count` motion puts each sample's number in X, so every frame says
+# which sample it carries. Checked: the frames' sequence rate (their
+# timestamps are the sampler's fit of the chip's clock) is the chip's true
+# rate; every sample made is a frame or a gap; each gap is the chip's own
+# step; reads per published sample stay near the chip model's 1.05
+# (docs/PERFORMANCE.md). The stream is read after the client ends (busybox
+# awk cannot keep up with a file that grows at 400 lines a second).
+
+# watch_chip NAME ADDRESS [CLIENT OPTIONS]: a client of acceld NAME (until
+# end_client), then the chip's counters as $a after 2.5 s (the client's
+# start-up) and as $b 3 s later. accelctl writes each line as it comes, so
+# ending it loses nothing.
+watch_chip() {
+    local name=$1 address=$2; shift 2
+    accelctl events --socket /tmp/$name.sock --json --streams frames status "$@" > /tmp/$name-stream 2>&1 &
+    client=$!
+    sleep 2.5
+    a=$(emu $address counters)
+    sleep 3
+    b=$(emu $address counters)
+}
+# (after half a second: a FIFO batch arrives up to a watermark late)
+end_client() { sleep 0.5; kill $client; wait $client 2>/dev/null; }
+
+# stall ADDRESS SECONDS: SIGSTOP acceld that long while the client watches,
+# then 1.5 s of recovery; sets $c, the chip's counters after it.
+stall() {
+    sleep 0.5
+    kill -STOP $daemon; sleep $2; kill -CONT $daemon
+    sleep 1.5
+    c=$(emu $1 counters)
+}
+
+# judge_stall NAME ADDRESS SECONDS: the client's sequence must step over
+# the stall by exactly the chip's own step ($count: the `count` motion's
+# modulus and digit). The window's other gaps are shown: a busy host makes
+# some (see phase_lock).
+judge_stall() {
+    local name=$1 address=$2 seconds=$3
+    result=$(echo "$b $c $(stream_summary /tmp/$name-stream ${b%% *} ${c%% *} $count)" | awk '{
+        dropped = $10 - $3
+        printf "%s the sequence stepped %d over it, the chip'"'"'s numbers %d; in the window the chip dropped %d, the sequence skipped %d in %d frames (other frames whose step was not the chip'"'"'s: %d), acceld'"'"'s lost counter rose %d", \
+            ($26 >= 2 && $26 == $27 && $18 == 0 ? "pass" : "fail"), $26, $27, dropped, $17, $15, $25 - ($26 != $27), $22 }')
+    echo "stall of $seconds s: ${result#* }"
+    check "a $seconds s SIGSTOP of acceld ($name, $address) skips exactly the samples the chip made meanwhile (${result#* })" [ "${result%% *}" = pass ]
+}
+
+# phase_lock RATE PPM [STALL SECONDS]: measured again once if the host
+# starved the guest (more than 2 % of the samples dropped in the window:
+# the vCPU did not run for periods at a time); fails if it did twice.
+phase_lock() {
+    local rate=$1 ppm=$2 seconds=${3:-} attempt
+    emu_ppm $ppm
+    for attempt in 1 2; do
+        start_daemon lock --bus $EMU_BUS --rate $rate || { bad "acceld at $rate Hz on the emulator"; return; }
+        watch_chip lock 0x1c
+        [ -n "$seconds" ] && stall 0x1c $seconds
+        period=$(emu 0x1c period_ns)
+        end_client
+        stop_daemon
+        result=$(echo "$a $b $period $(stream_summary /tmp/lock-stream ${a%% *} ${b%% *} $count)" | awk '{
+            seconds = ($8 - $1) / 1e9; made = $9 - $2; dropped = $10 - $3; truth = 1e9 / $15; error = $20 / truth - 1
+            frames = $16; gaps = $18; reads = $22 / $21; counted = frames + gaps - made
+            ok = (error < 0 ? -error : error) <= 0.002 && reads <= 1.10 && counted <= 1 && counted >= -1 && $26 == 0 && $19 == 0
+            printf "%s true %.2f Hz, seq/s %.2f (%+.3f %%), published/s %.2f, reads/sample %.3f (the chip counts %.3f), made %d = %d frames + %d gaps (dropped %d; frames whose step was not the chip'"'"'s: %d)", \
+                (ok ? "pass" : dropped > made * 0.02 ? "starved" : "fail"), truth, $20, error * 100, frames / seconds, reads, ($12 - $5) / ($11 - $4), made, frames, gaps, dropped, $26 }')
+        echo "$rate Hz, clock $ppm ppm, attempt $attempt: ${result#* }"
+        [ "${result%% *}" = starved ] || break
+    done
+    check "phase lock at $rate Hz, clock $((ppm / 10000)) % off: seq rate = true rate within 0.2 %, reads/sample <= 1.10, every sample made a frame or a gap, each gap the chip's (${result#* }$([ "${result%% *}" = starved ] && echo "; the host starved the guest twice"))" \
+        [ "${result%% *}" = pass ]
+    [ -n "$seconds" ] && judge_stall lock 0x1c $seconds
+}
+
+# X carries each sample's number (the `count` motion): 8 bits of 18 mg.
+echo count > $EMU/emu-0x1c/motion
+count="256 0.018"
+phase_lock 100 30000
+phase_lock 400 30000 0.05
+phase_lock 100 -30000 0.05
+phase_lock 400 -30000
+
+# 7. The LIS3DH's FIFO at 400 Hz (3 % slow): a client allowing 50 ms gets
+# every sample at the chip's rate, in batches of the watermark, and the
+# chip drops none. 8. Then a stall longer than the FIFO holds (32 samples,
+# 80 ms at 400 Hz): the loss is exactly what the chip dropped, and the
+# sequence shows it. X: 12 bits of 1 mg (high-resolution, ±2 g). A FIFO
+# that overflowed outside the stall means the host starved the guest for
+# 45 ms (the watermark's room): measured again once.
+echo count > $EMU/emu-0x18/motion
+count="4096 0.001"
+for attempt in 1 2; do
+    start_daemon fifo --bus $EMU_BUS --address 0x18 --part LIS3DH --rate 400
+    watch_chip fifo 0x18 --latency 50
+    stall 0x18 0.25
+    period=$(emu 0x18 period_ns)
+    end_client
+    stop_daemon
+    result=$(echo "$a $b $period $(stream_summary /tmp/fifo-stream ${a%% *} ${b%% *} $count)" | awk '{
+        seconds = ($8 - $1) / 1e9; made = $9 - $2; dropped = $10 - $3; truth = 1e9 / $15; frames = $16; wakes = $22 / $21
+        error = frames / seconds / truth - 1
+        ok = (error < 0 ? -error : error) <= 0.01 && wakes <= 0.1 && dropped == 0 && $18 == 0 && $26 == 0 && frames - made <= 1 && made - frames <= 1
+        printf "%s true %.2f Hz, published/s %.2f, seq/s %.2f, wakes/sample %.3f, made %d, frames %d, gaps %d, dropped %d", \
+            (ok ? "pass" : dropped > 0 ? "starved" : "fail"), truth, frames / seconds, $20, wakes, made, frames, $18, dropped }')
+    echo "LIS3DH FIFO, attempt $attempt: ${result#* }"
+    [ "${result%% *}" = starved ] || break
+done
+tail -3 /tmp/fifo.log
+check "LIS3DH FIFO at 400 Hz, latency 50 ms: every sample at the chip's rate, about a wake per watermark, none dropped (${result#* }$([ "${result%% *}" = starved ] && echo "; dropped in two attempts"))" [ "${result%% *}" = pass ]
+judge_stall fifo 0x18 0.25
+
+# 9. SMBus only (as i2c-stub): the FIFO comes in 30-byte blocks of five
+# samples, each popping them from the chip; still none lost.
+rmmod accel_emu
+emu_load clock_ppm=-30000 smbus_only=1
+echo count > $EMU/emu-0x18/motion
+start_daemon smbus --bus $EMU_BUS --address 0x18 --part LIS3DH --rate 400
+watch_chip smbus 0x18 --latency 50
+end_client
+stop_daemon
+plain=$($I2CDETECT -F $EMU_BUS | awk '/^I2C  / { print $2 }')
+result=$(echo "$a $b $(stream_summary /tmp/smbus-stream ${a%% *} ${b%% *} $count)" | awk -v plain=$plain '{
+    made = $9 - $2; dropped = $10 - $3
+    printf "%s plain I2C %s, reads/wake %.2f, made %d, frames %d, gaps %d, dropped %d", \
+        (plain == "no" && dropped == 0 && $17 == 0 && $25 == 0 && $15 - made <= 1 && made - $15 <= 1 ? "pass" : "fail"), plain, ($12 - $5) / $21, made, $15, $17, dropped }')
+echo "SMBus-only FIFO: ${result#* }"
+check "SMBus-only adapter: the LIS3DH's FIFO read in 30-byte blocks, none lost or dropped (${result#* })" [ "${result%% *}" = pass ]
+rmmod accel_emu
