@@ -146,7 +146,10 @@ phase_lock 400 -30000
 # 80 ms at 400 Hz): the loss is exactly what the chip dropped, and the
 # sequence shows it. X: 12 bits of 1 mg (high-resolution, ±2 g). A FIFO
 # that overflowed outside the stall means the host starved the guest for
-# 45 ms (the watermark's room): measured again once.
+# 45 ms (the watermark's room): measured again once. The window's frames
+# may differ from the samples made by a few: a batch's timestamps come from
+# a fit with a period's noise per wake, so a sample at an edge can fall on
+# either side.
 echo count > $EMU/emu-0x18/motion
 count="4096 0.001"
 for attempt in 1 2; do
@@ -159,7 +162,7 @@ for attempt in 1 2; do
     result=$(echo "$a $b $period $(stream_summary /tmp/fifo-stream ${a%% *} ${b%% *} $count)" | awk '{
         seconds = ($8 - $1) / 1e9; made = $9 - $2; dropped = $10 - $3; truth = 1e9 / $15; frames = $16; wakes = $22 / $21
         error = frames / seconds / truth - 1
-        ok = (error < 0 ? -error : error) <= 0.01 && wakes <= 0.1 && dropped == 0 && $18 == 0 && $26 == 0 && frames - made <= 1 && made - frames <= 1
+        ok = (error < 0 ? -error : error) <= 0.01 && wakes <= 0.1 && dropped == 0 && $18 == 0 && $26 == 0 && frames - made <= 4 && made - frames <= 4
         printf "%s true %.2f Hz, published/s %.2f, seq/s %.2f, wakes/sample %.3f, made %d, frames %d, gaps %d, dropped %d", \
             (ok ? "pass" : dropped > 0 ? "starved" : "fail"), truth, frames / seconds, $20, wakes, made, frames, $18, dropped }')
     echo "LIS3DH FIFO, attempt $attempt: ${result#* }"
