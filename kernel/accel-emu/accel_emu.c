@@ -63,7 +63,9 @@ struct emu_part {
 	const char *name;
 	const u8 *access;	/* enum emu_access per register */
 	const u8 *reset;	/* reset value per register */
-	u8 turn_on_periods;	/* periods of invalid data after power-up */
+	/* Periods of invalid data after power-up: in high-resolution mode
+	 * where the part has one, and otherwise. */
+	u8 turn_on_periods_high_resolution, turn_on_periods;
 	u8 boot_ms;		/* BOOT reads back 1 this long */
 	struct emu_field power, odr, range, low_power, high_resolution, boot;
 	struct emu_field self_test;
@@ -95,7 +97,8 @@ static const u8 lis3dh_reset[0x80] = { [0x0f] = 0x33, [0x1e] = 0x10, [0x20] = 0x
 
 /*
  * Facts as in Sources/AccelDriver/ChipProfile+Parts.swift (docs/DRIVER.md
- * cites them). Self-test forces are the middle of the published limits in
+ * cites them); the LIS3DH's turn-on is 7/ODR in high-resolution mode and
+ * 1/ODR otherwise (datasheet Table 11). Self-test forces are the middle of the published limits in
  * the limits' own conditions: LIS302DL -17/17/17 digits of 18 mg, LIS3DH
  * 188 digits of 4 mg (normal mode, ±2 g).
  */
@@ -103,7 +106,7 @@ static const struct emu_part emu_parts[] = {
 	{
 		.name = "LIS302DL",
 		.access = lis302dl_access, .reset = lis302dl_reset,
-		.turn_on_periods = 3, .boot_ms = 5,
+		.turn_on_periods_high_resolution = 3, .turn_on_periods = 3, .boot_ms = 5,
 		.power = { 0x20, 0x40 }, .odr = { 0x20, 0x80 }, .range = { 0x20, 0x20 },
 		.boot = { 0x21, 0x40 },
 		.self_test = { 0x20, 0x18 }, .self_test_code = 2,
@@ -115,7 +118,7 @@ static const struct emu_part emu_parts[] = {
 	{
 		.name = "LIS3DH",
 		.access = lis3dh_access, .reset = lis3dh_reset,
-		.turn_on_periods = 7, .boot_ms = 2,
+		.turn_on_periods_high_resolution = 7, .turn_on_periods = 1, .boot_ms = 2,
 		.power = { 0x20, 0xf0 }, .odr = { 0x20, 0xf0 }, .range = { 0x23, 0x30 },
 		.low_power = { 0x20, 0x08 }, .high_resolution = { 0x23, 0x08 },
 		.boot = { 0x24, 0x80 },
@@ -434,7 +437,8 @@ static void emu_derive(struct emu_chip *chip, ktime_t now)
 		/* Power-up, a new rate or mode: a new phase, after the turn-on time. */
 		chip->period_ns = emu_period_ns(chip->hz);
 		chip->start = now;
-		chip->next = part->turn_on_periods;
+		chip->next = part->high_resolution.mask && chip->bits == part->bits_high_resolution ?
+			part->turn_on_periods_high_resolution : part->turn_on_periods;
 		chip->rearm = true;
 	} else if (was_running && !chip->running) {
 		chip->rearm = true;

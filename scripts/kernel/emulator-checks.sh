@@ -189,3 +189,30 @@ result=$(echo "$a $b $(stream_summary /tmp/smbus-stream ${a%% *} ${b%% *} $count
 echo "SMBus-only FIFO: ${result#* }"
 check "SMBus-only adapter: the LIS3DH's FIFO read in 30-byte blocks, none lost or dropped (${result#* })" [ "${result%% *}" = pass ]
 rmmod accel_emu
+
+# 10. The kernel's own drivers on the emulator's chips (their modules were
+# loaded for the i2c-stub checks): lis3lv02d_i2c on the LIS302DL reads its
+# axes with byte reads, st_accel_i2c on the LIS3DH through regmap in normal
+# (10-bit) mode. A fixed force of 500/-250/1000 mg is 28/-14/56 digits of
+# 18 mg and 125/-63/250 digits of 4 mg, so both report what the chip says.
+emu_load
+echo "500 -250 1000" > $EMU/emu-0x1c/motion
+echo "500 -250 1000" > $EMU/emu-0x18/motion
+echo lis3lv02d 0x1c > /sys/bus/i2c/devices/i2c-$EMU_BUS/new_device
+echo lis3dh 0x18 > /sys/bus/i2c/devices/i2c-$EMU_BUS/new_device
+sleep 0.5
+position=$(cat /sys/devices/platform/lis3lv02d/position 2>&1)
+iio=$(grep -l lis3dh /sys/bus/iio/devices/iio:device*/name 2>/dev/null | tail -1 | xargs -r dirname)
+# st_accel powers the chip up for each read and waits 2 periods: at 100 Hz,
+# not its default 1 Hz.
+echo 100 > $iio/sampling_frequency
+st=$(for axis in x y z; do
+    raw=$(cat $iio/in_accel_${axis}_raw); scale=$(cat $iio/in_accel_${axis}_scale 2>/dev/null || cat $iio/in_accel_scale)
+    awk -v r=$raw -v s=$scale 'BEGIN { v = r * s / 9.80665 * 1000; printf "%d ", (v < 0 ? v - 0.5 : v + 0.5) }'
+done 2>&1)
+echo "lis3lv02d position: $position; st_accel (mg): $st; the chips' samples: $(emu 0x1c samples), $(emu 0x18 samples)"
+check "the kernel's lis3lv02d and st_accel drive the emulator's chips: (504,-252,1008) and 500 -252 1000 mg (got $position and $st)" \
+    [ "$position" = "(504,-252,1008)" -a "$st" = "500 -252 1000 " ]
+echo 0x1c > /sys/bus/i2c/devices/i2c-$EMU_BUS/delete_device
+echo 0x18 > /sys/bus/i2c/devices/i2c-$EMU_BUS/delete_device
+rmmod accel_emu
