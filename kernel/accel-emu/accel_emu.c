@@ -20,8 +20,9 @@
  * - motion: a slow tilt, a fixed force written to sysfs, or each sample's
  *   number, so a reader can tell exactly which samples it got;
  * - counters in sysfs: samples made, dropped (overwritten or discarded
- *   before anyone read them), delivered, read transfers, empty reads, and
- *   all of them at one CLOCK_MONOTONIC instant.
+ *   before anyone read them), delivered, read transfers, empty reads, late
+ *   clock ticks (a starved CPU), and the first five at one CLOCK_MONOTONIC
+ *   instant.
  *
  * Not modelled: the high-pass filter, interrupts, click and free-fall
  * units, BDU (every sample is written whole), the LIS3DH's ADC.
@@ -134,9 +135,15 @@ static const struct emu_part emu_parts[] = {
 	},
 };
 
-enum emu_counter { MADE, DROPPED, DELIVERED, READS, EMPTY_READS, EMU_COUNTERS };
+/*
+ * LATE counts the times the clock found more than one sample due: its
+ * timer ran over a period late, so the (v)CPU did not run for that long.
+ * A check that sees samples dropped can tell a starved guest from a reader
+ * that fell behind.
+ */
+enum emu_counter { MADE, DROPPED, DELIVERED, READS, EMPTY_READS, LATE, EMU_COUNTERS };
 static const char *const emu_counter_names[EMU_COUNTERS] = {
-	"samples", "dropped", "delivered", "reads", "empty_reads",
+	"samples", "dropped", "delivered", "reads", "empty_reads", "late",
 };
 
 struct emu_chip;
@@ -334,6 +341,8 @@ static void emu_produce(struct emu_chip *chip, ktime_t now)
 		return;
 	fresh = index - chip->next + 1;
 	chip->counters[MADE] += fresh;
+	if (fresh > 1)
+		chip->counters[LATE]++;
 
 	if (chip->fifo_on) {
 		/* Only the last 32 can survive; the others are made and lost. */
