@@ -34,8 +34,8 @@ fi
 build=$cache/accel-emu
 rm -rf "$build" && mkdir -p "$build"
 cp kernel/accel-emu/accel_emu.c kernel/accel-emu/Kbuild kernel/accel-emu/Makefile "$build/"
-if ! output=$(make -C "/usr/src/$headers" M="$PWD/$build" modules 2>&1); then
-    echo "$output" | grep -vE '^make\[[0-9]+\]: (Entering|Leaving)' >&2
+if ! output=$(make -C "/usr/src/$headers" M="$(cd "$build" && pwd)" modules 2>&1); then
+    echo "$output" | grep -vE '^make(\[[0-9]+\])?: (Entering|Leaving)' >&2
     emulator_missing "the module did not build against it (the compiler's output is above)"
 fi
 echo "$output" | grep -iE 'warning|error' >&2 || true
