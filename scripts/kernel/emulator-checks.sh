@@ -3,8 +3,8 @@
 # chip emulator (accel_emu.ko), whose chips keep their own time, clear
 # data-ready when read, overrun when a sample is missed and have a FIFO
 # (docs/TESTING.md). Uses check/ok/bad from guest-lib.sh and the helpers of
-# emulator-lib.sh. Windows are short (3 to 4 s): the whole section runs in
-# about a minute and a half under TCG.
+# emulator-lib.sh. Windows are short (3 s): the whole section runs in about
+# 66 s under TCG, up to 100 s when a starved run is run again.
 . /emulator-lib.sh
 I2CTRANSFER=/usr/sbin/i2ctransfer
 
