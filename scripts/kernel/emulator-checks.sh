@@ -108,7 +108,7 @@ judge_stall() {
     local name=$1 seconds=$2 tolerance=${3:-0}
     stall_result=$(echo "$b $c $(stream_summary /tmp/$name-stream ${b%% *} ${c%% *} $count)" | awk -v tolerance=$tolerance '{
         dropped = $10 - $3
-        printf "%s the sequence stepped %d over it, the chip'"'"'s numbers %d; in the window the chip dropped %d, the sequence skipped %d in %d frames (other frames whose step was not the chip'"'"'s: %d), acceld'"'"'s lost counter rose %d", \
+        printf "%s the sequence stepped %d over it, the chip'"'"'s numbers %d; in the window the chip dropped %d, the sequence skipped %d in %d frames (other frames whose step was not the chip'"'"'s: %d); between the window'"'"'s first and last status messages acceld'"'"'s lost counter rose %d", \
             ($26 >= 2 && $26 - $27 <= tolerance && $27 - $26 <= tolerance && $18 == 0 ? "pass" : "fail"), $26, $27, dropped, $17, $15, $25 - ($26 != $27), $22 }')
     echo "stall of $seconds s: ${stall_result#* }"
 }
@@ -144,12 +144,12 @@ phase_lock() {
         [ -n "$seconds" ] && judge_stall lock $seconds
         late=$((late_c - late_a))
         starved_note=""
-        [ $late -gt 0 ] && starved_note="; attempt $attempt, the host starved the guest: the chip's clock ran late $late times"
         [ "${result%% *}" = pass -a "${stall_result%% *}" = pass ] && break
         [ $late -gt 0 ] || break
+        starved_note="; the host starved the guest: the chip's clock ran late $late times"
         earlier="$earlier; attempt $attempt failed while the chip's clock ran late $late times"
     done
-    starved_note="$starved_note$earlier"
+    starved_note="$earlier$starved_note"
     check "phase lock at $rate Hz, clock $((ppm / 10000)) % off: seq rate = true rate within 0.2 %, reads/sample <= 1.10, every sample made a frame or a gap, each gap the chip's (${result#* }$starved_note)" \
         [ "${result%% *}" = pass ]
     [ -n "$seconds" ] && stall_check 0x1c $seconds 0
@@ -198,12 +198,12 @@ for attempt in 1 2 3; do
     judge_stall fifo 0.25 1
     late=$((late_c - late_a))
     starved_note=""
-    [ $late -gt 0 ] && starved_note="; attempt $attempt, the host starved the guest: the chip's clock ran late $late times"
     [ "${result%% *}" = pass -a "${stall_result%% *}" = pass ] && break
     [ $late -gt 0 ] || break
+    starved_note="; the host starved the guest: the chip's clock ran late $late times"
     earlier="$earlier; attempt $attempt failed while the chip's clock ran late $late times"
 done
-starved_note="$starved_note$earlier"
+starved_note="$earlier$starved_note"
 tail -3 /tmp/fifo.log
 check "LIS3DH FIFO at 400 Hz, latency 50 ms: every sample at the chip's rate, about a wake per watermark, none dropped (${result#* }$starved_note)" [ "${result%% *}" = pass ]
 stall_check 0x18 0.25 1
