@@ -1,6 +1,6 @@
 # Convenience targets; each is one script under scripts/.
 # Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
-.PHONY: all build install uninstall deb demo test bench soak kernel-test boot-test
+.PHONY: all build install uninstall deb demo test bench soak kernel-test boot-test peer-bench
 
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
@@ -31,6 +31,12 @@ test:
 # Benchmarks that print figures (docs/PERFORMANCE.md).
 bench:
 	./scripts/bench.sh
+
+# acceld with one client against the Python poller a Pi user would write,
+# on the kernel stage's chip emulator with one vCPU (QEMU): CPU, samples a
+# second and context switches per sample (PEER_SECONDS, PEER_ROUNDS).
+peer-bench:
+	./scripts/peer-bench.sh
 
 # 30 minutes at 400 Hz with clients coming and going: RSS and descriptors flat.
 soak:

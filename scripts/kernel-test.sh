@@ -2,26 +2,31 @@
 # SPDX-License-Identifier: Apache-2.0
 # Kernel in the loop: boots a real Debian kernel under QEMU (software
 # emulation) with the kernel's i2c-stub adapter, and runs the project's own
-# acceld and accelctl against /dev/i2c-0 (scripts/kernel/guest-checks.sh).
+# acceld and accelctl against /dev/i2c-0 (scripts/kernel/guest-checks.sh),
+# then against the chip emulator (kernel/accel-emu, built here against that
+# kernel's Debian headers; scripts/kernel/emulator-checks.sh).
 # Installs what it needs from Debian's packages; caches the kernel in
 # .build-kernel/. Prints the guest's checks and a summary line; fails if any
 # check fails or the guest never reports. docs/TESTING.md explains it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh qemu-system-x86 busybox-static i2c-tools cpio kmod xz-utils
+source scripts/setup.sh qemu-system-x86 busybox-static i2c-tools cpio kmod xz-utils make
 
 source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
+stage=kernel-test
+source scripts/kernel/emulator.sh   # sets $emulator, or fails naming the headers package
 
 echo "kernel-test: building acceld and accelctl (release, static Swift runtime)" >&2
 ./scripts/build-release.sh
 
 # The initramfs: busybox, our binaries and i2c-tools with the libraries
-# ldd names, the five modules, and an init that runs the checks.
+# ldd names, the kernel's modules and the emulator, and an init that runs
+# the checks.
 root="$cache/initramfs"
 rm -rf "$root" && mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,lib/modules}
 cp /usr/bin/busybox "$root/bin/"
 cp .build-static/release/acceld .build-static/release/accelctl "$root/usr/bin/"
-cp /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump /usr/sbin/i2cdetect "$root/usr/sbin/"
+cp /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump /usr/sbin/i2cdetect /usr/sbin/i2ctransfer "$root/usr/sbin/"
 for binary in "$root"/usr/bin/* "$root"/usr/sbin/*; do
     for library in $(ldd "$binary" | grep -o '/[^ ]*'); do
         mkdir -p "$root$(dirname "$library")"
@@ -34,7 +39,8 @@ for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c \
               industrialio kfifo_buf industrialio-triggered-buffer st_sensors st_accel st_sensors_i2c st_accel_i2c; do
     cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
 done
-cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh "$root/"
+cp "$emulator" "$root/lib/modules/"
+cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh "$root/"
 cat > "$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin

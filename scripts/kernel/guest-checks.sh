@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Runs inside the QEMU guest (busybox, a real Debian kernel, i2c-stub):
-# the project's own binaries against /dev/i2c-0. Each check prints
+# the project's own binaries against /dev/i2c-0, then against the chip
+# emulator's adapter (emulator-checks.sh). Each check prints
 # "CHECK PASS|FAIL: name"; the last line counts them. i2c-tools are called
 # by absolute path: busybox's built-in i2cget would shadow them.
 PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -195,5 +196,9 @@ tail -1 /tmp/lis3dh-frames; echo "device while the client watched: $fifo"
 check "FIFO reads through 30-byte SMBus blocks on i2c-stub carry the seeded sample ($n of $total frames; $fifo)" sh -c '[ '$total' -ge 50 -a '$n' = '$total' ] && echo "$0" | grep -q "\"fifo\":[1-9]"' "$fifo"
 kill -TERM $daemon; wait $daemon
 cat /tmp/lis3dh.log | tail -3
+
+# 11. The chip emulator: chips with their own clock, data-ready that
+# clears, overrun, a FIFO (emulator-checks.sh).
+. /emulator-checks.sh
 
 echo "KERNEL-CHECKS: $pass passed, $fail failed"

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Runs inside the peer benchmark's guest (scripts/peer-bench.sh): one vCPU,
+# the chip emulator, and, alternately, acceld with one client and the
+# Python poller a Pi user would write (peer-poller.py), at 100 and 400 Hz
+# on the LIS302DL and at 400 Hz on the LIS3DH (acceld with its FIFO, the
+# client allowing 50 ms). Per run: CPU % of each process (utime + stime
+# of /proc/PID/stat over the window), the samples it got a second, and
+# context switches per sample (every thread's voluntary and involuntary
+# switches). Busybox sh and awk.
+PATH=/bin:/sbin:/usr/bin:/usr/sbin
+SECONDS_PER_RUN=${1:-15}
+ROUNDS=${2:-2}
+. /emulator-lib.sh
+insmod /lib/modules/i2c-dev.ko
+emu_load || { echo "peer-bench: the emulator did not load"; exit 1; }
+HZ_TICKS=100  # USER_HZ: /proc/PID/stat counts in 1/100 s
+
+ticks() { awk '{ print $14 + $15 }' /proc/$1/stat; }
+switches() { cat /proc/$1/task/*/status | awk '/ctxt_switches/ { n += $2 } END { print n + 0 }'; }
+power_down() { i2cset -y $EMU_BUS 0x1c 0x20 0x07; i2cset -y $EMU_BUS 0x18 0x20 0x07; }
+
+# measure ADDRESS PID...: after a warm-up, one window; prints "seconds
+# delivered reads dropped" of the chip, then "ticks switches" per PID.
+measure() {
+    local address=$1; shift
+    sleep 4  # start-up (a second or two of the vCPU for a static binary), turn-on
+    local c0=$(emu $address counters) before="" after=""
+    for pid in "$@"; do before="$before $(ticks $pid) $(switches $pid)"; done
+    sleep $SECONDS_PER_RUN
+    for pid in "$@"; do after="$after $(ticks $pid) $(switches $pid)"; done
+    local c1=$(emu $address counters)
+    echo "$c0 $c1 | $before | $after" | awk -F'|' '{
+        split($1, c, " "); n = split($2, b, " "); split($3, a, " ")
+        printf "%.3f %d %d %d", (c[8] - c[1]) / 1e9, c[11] - c[4], c[12] - c[5], c[10] - c[3]
+        for (i = 1; i <= n; i += 2) printf " %d %d", a[i] - b[i], a[i + 1] - b[i + 1]
+        print "" }'
+}
+
+# acceld_run LABEL RATE [ACCELD OPTIONS -- CLIENT OPTIONS]
+acceld_run() {
+    local label=$1 rate=$2 address=0x1c; shift 2
+    local daemon_options="" client_options="" side=daemon
+    for option in "$@"; do
+        [ "$option" = -- ] && { side=client; continue; }
+        [ $side = daemon ] && daemon_options="$daemon_options $option" || client_options="$client_options $option"
+        [ "$option" = 0x18 ] && address=0x18
+    done
+    start_daemon bench --bus $EMU_BUS --rate $rate $daemon_options || return
+    accelctl events --socket /tmp/bench.sock --json --streams frames $client_options > /dev/null 2>&1 &
+    local client=$!
+    local m=$(measure $address $daemon $client)
+    kill $client; wait $client 2>/dev/null
+    stop_daemon
+    power_down
+    echo "$label|acceld+client|$m" >> /tmp/runs
+    echo "$m" | awk -v label="$label" -v hz=$HZ_TICKS '{
+        printf "%-22s acceld+client  CPU %5.1f + %4.1f = %5.1f %%   samples/s %6.1f   switches/sample %.2f (acceld %.2f, client %.2f)   dropped by the chip %d\n",
+            label, $5 / hz / $1 * 100, $7 / hz / $1 * 100, ($5 + $7) / hz / $1 * 100, $2 / $1,
+            ($6 + $8) / $2, $6 / $2, $8 / $2, $4 }'
+}
+
+# python_run LABEL RATE [lis3dh]
+python_run() {
+    local label=$1 rate=$2 part=${3:-} address=0x1c
+    [ -n "$part" ] && address=0x18
+    PYTHONPATH=/opt/smbus2 python3 -S -B /peer-poller.py $EMU_BUS $rate $part > /dev/null 2>/tmp/poller.log &
+    local poller=$!
+    local m=$(measure $address $poller)
+    kill $poller; wait $poller 2>/dev/null
+    power_down
+    echo "$label|python|$m" >> /tmp/runs
+    # The poller prints one line per read: its rate is the chip's reads;
+    # "distinct" counts the reads that found a new sample (data-ready).
+    echo "$m" | awk -v label="$label" -v hz=$HZ_TICKS '{
+        printf "%-22s python         CPU %5.1f %%                 samples/s %6.1f (distinct %.1f)   switches/sample %.2f   dropped by the chip %d\n",
+            label, $5 / hz / $1 * 100, $3 / $1, $2 / $1, $6 / $3, $4 }'
+    [ -s /tmp/poller.log ] && tail -3 /tmp/poller.log
+}
+
+echo "peer-bench guest: $(uname -r), $(grep -c ^processor /proc/cpuinfo) vCPU, emulator on i2c-$EMU_BUS, windows of $SECONDS_PER_RUN s, $ROUNDS round(s)"
+: > /tmp/runs
+for round in $(seq $ROUNDS); do
+    acceld_run "LIS302DL 100 Hz" 100
+    python_run "LIS302DL 100 Hz" 100
+    acceld_run "LIS302DL 400 Hz" 400
+    python_run "LIS302DL 400 Hz" 400
+    acceld_run "LIS3DH FIFO 400 Hz" 400 --address 0x18 --part LIS3DH -- --latency 50
+    python_run "LIS3DH FIFO 400 Hz" 400 lis3dh
+done
+
+# The table: means over the rounds. CPU in % of the one vCPU; samples a
+# second as each got them; switches per sample summed over all threads.
+echo
+echo "| configuration | acceld + client CPU % | python CPU % | ratio | samples/s acceld / python | switches per sample acceld + client / python |"
+echo "|---|---|---|---|---|---|"
+awk -F'|' -v hz=$HZ_TICKS '
+    { split($3, m, " "); key = $1; if (!(key in order)) { order[key] = ++keys; names[keys] = key } }
+    $2 == "acceld+client" { n = ++an[key]; acpu[key] += (m[5] + m[7]) / hz / m[1] * 100; arate[key] += m[2] / m[1]; asw[key] += (m[6] + m[8]) / m[2] }
+    $2 == "python" { n = ++pn[key]; pcpu[key] += m[5] / hz / m[1] * 100; prate[key] += m[3] / m[1]; psw[key] += m[6] / m[3] }
+    END {
+        for (i = 1; i <= keys; i++) {
+            k = names[i]; a = acpu[k] / an[k]; p = pcpu[k] / pn[k]; ratio[k] = a / p
+            printf "| %s | %.1f | %.1f | %.2f | %.1f / %.1f | %.2f / %.2f |\n", k, a, p, ratio[k], arate[k] / an[k], prate[k] / pn[k], asw[k] / an[k], psw[k] / pn[k]
+        }
+        printf "peer-bench: acceld+client / python CPU at 100 Hz %.2f, at 400 Hz %.2f, LIS3DH FIFO at 400 Hz %.2f\n",
+            ratio["LIS302DL 100 Hz"], ratio["LIS302DL 400 Hz"], ratio["LIS3DH FIFO 400 Hz"]
+    }' /tmp/runs
