@@ -56,7 +56,7 @@ public final class DaemonConnection: @unchecked Sendable {
     public let path: String
     public let hello: Hello
     private let fd: Int32
-    private var buffer: [UInt8] = []
+    private var buffer = LineBuffer()
 
     /// Connects and reads `hello`.
     public init(path: String = DaemonConnection.defaultSocket, timeout: Double = 5) throws(ClientError) {
@@ -80,7 +80,7 @@ public final class DaemonConnection: @unchecked Sendable {
             }
         }
         var greeting: Hello?
-        var buffer: [UInt8] = []
+        var buffer = LineBuffer()
         do {
             if case .hello(let hello)? = try DaemonConnection.readMessage(fd: fd, buffer: &buffer, timeout: timeout) { greeting = hello }
         } catch {
@@ -115,11 +115,10 @@ public final class DaemonConnection: @unchecked Sendable {
         }
     }
 
-    /// The next message, exactly as sent (for `--json` output), with its
-    /// typed form; nil on timeout. Throws when the daemon hangs up.
-    public func nextLine(timeout: Double?) throws(ClientError) -> (line: [UInt8], message: Message?)? {
-        guard let line = try DaemonConnection.readLine(fd: fd, buffer: &buffer, timeout: timeout) else { return nil }
-        return (line, try? Message(parsing: line))
+    /// The next line exactly as sent (for `--json` output, which need not
+    /// decode it); nil on timeout. Throws when the daemon hangs up.
+    public func nextLine(timeout: Double?) throws(ClientError) -> [UInt8]? {
+        try DaemonConnection.readLine(fd: fd, buffer: &buffer, timeout: timeout)
     }
 
     /// The next message that this version can read; nil on timeout.
@@ -139,7 +138,7 @@ public final class DaemonConnection: @unchecked Sendable {
         throw .disconnected("no reply to \(request.className) within \(Int(timeout)) s")
     }
 
-    private static func readMessage(fd: Int32, buffer: inout [UInt8], timeout: Double?) throws(ClientError) -> Message? {
+    private static func readMessage(fd: Int32, buffer: inout LineBuffer, timeout: Double?) throws(ClientError) -> Message? {
         let deadline = timeout.map { MonotonicTime.now() + UInt64($0 * 1e9) }
         while true {
             let left = deadline.map { Double($0 - min($0, MonotonicTime.now())) / 1e9 }
@@ -149,14 +148,10 @@ public final class DaemonConnection: @unchecked Sendable {
         }
     }
 
-    private static func readLine(fd: Int32, buffer: inout [UInt8], timeout: Double?) throws(ClientError) -> [UInt8]? {
+    private static func readLine(fd: Int32, buffer: inout LineBuffer, timeout: Double?) throws(ClientError) -> [UInt8]? {
         let deadline = timeout.map { MonotonicTime.now() + UInt64($0 * 1e9) }
         while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
-            }
+            if let line = buffer.nextLine() { return line }
             // Poll at least once, even with no time left, so a zero timeout
             // still collects what has arrived.
             let wait = deadline.map { Int32(($0 - min($0, MonotonicTime.now())) / 1_000_000) } ?? -1
@@ -170,8 +165,31 @@ public final class DaemonConnection: @unchecked Sendable {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let n = recv(fd, &chunk, chunk.count, 0)
             if n <= 0 { throw .disconnected(n == 0 ? "end of stream" : String(cString: strerror(errno))) }
-            buffer.append(contentsOf: chunk[0..<n])
+            buffer.append(chunk[0..<n])
         }
+    }
+}
+
+/// Received bytes, handed out a line at a time. Lines are taken from the
+/// front by moving an index, not by shifting what follows each time (a
+/// 64 KB read holds hundreds of frames).
+struct LineBuffer {
+    private var bytes: [UInt8] = []
+    private var start = 0
+
+    mutating func nextLine() -> [UInt8]? {
+        guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return nil }
+        let line = Array(bytes[start..<newline])
+        start = newline + 1
+        return line
+    }
+
+    mutating func append(_ chunk: ArraySlice<UInt8>) {
+        if start > 0 {
+            bytes.removeSubrange(..<start)
+            start = 0
+        }
+        bytes.append(contentsOf: chunk)
     }
 }
 

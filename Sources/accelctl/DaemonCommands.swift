@@ -61,11 +61,13 @@ struct EventsCommand: ParsableCommand {
         while count.map({ printed < $0 }) ?? true {
             let now = MonotonicTime.now()
             if let deadline, now >= deadline { break }
-            guard let (line, message) = guarded({ try client.nextLine(timeout: deadline.map { Double($0 - now) / 1e9 } ?? 1) }) else { continue }
-            // Straight to fd 1, a line at a time, so pipes get each message at once.
+            guard let line = guarded({ try client.nextLine(timeout: deadline.map { Double($0 - now) / 1e9 } ?? 1) }) else { continue }
+            // Straight to fd 1, a line at a time, so pipes get each message
+            // at once; --json passes them on without decoding (at 400 Hz on
+            // a small board the decoding would cost more than the daemon).
             if json {
                 writeLine(String(decoding: line, as: UTF8.self))
-            } else if let message {
+            } else if let message = try? Message(parsing: line) {
                 writeLine(describe(message))
             }
             printed += 1
