@@ -254,29 +254,25 @@ public final class MotionManager: Sendable {
     /// events anyone wants, and the device always (for notices).
     private func watchRequest(_ state: State) -> Request? {
         var streams: Set<StreamName> = [.device]
-        var fastest: Double?
-        let framesWanted = state.accelerometerActive || state.deviceMotionActive
-            || state.subscribers.values.contains { if case .accelerometer = $0.kind { true } else if case .deviceMotion = $0.kind { true } else { false } }
+        var wantsAccelerometer = state.accelerometerActive, wantsMotion = state.deviceMotionActive, wantsEvents = false
         for subscriber in state.subscribers.values {
             switch subscriber.kind {
-            case .events(let kinds): streams.formUnion(kinds.map(\.stream))
-            default: break
+            case .accelerometer: wantsAccelerometer = true
+            case .deviceMotion: wantsMotion = true
+            case .events(let kinds):
+                wantsEvents = true
+                streams.formUnion(kinds.map(\.stream))
+            case .notices: break
             }
         }
-        if framesWanted {
+        guard wantsAccelerometer || wantsMotion || wantsEvents else { return nil }
+        var fastest: Double?
+        if wantsAccelerometer || wantsMotion {
             streams.insert(.frames)
-            var intervals: [Double] = []
-            if state.accelerometerActive || state.subscribers.values.contains(where: { if case .accelerometer = $0.kind { true } else { false } }) {
-                intervals.append(state.accelerometerInterval)
-            }
-            if state.deviceMotionActive || state.subscribers.values.contains(where: { if case .deviceMotion = $0.kind { true } else { false } }) {
-                intervals.append(state.deviceMotionInterval)
-            }
+            let intervals = (wantsAccelerometer ? [state.accelerometerInterval] : []) + (wantsMotion ? [state.deviceMotionInterval] : [])
             let shortest = intervals.min() ?? 0
             fastest = shortest > 0 ? 1 / shortest : nil
         }
-        let anything = framesWanted || state.subscribers.values.contains { if case .notices = $0.kind { false } else { true } }
-        guard anything else { return nil }
         return .watch(streams: streams, rate: fastest, fields: .all, latency: nil)
     }
 
