@@ -96,6 +96,9 @@ public final class Sampler: @unchecked Sendable {
     private var wrongPartAnnounced = false
     private var stalledAnnounced = false
     private var timer: DispatchSourceTimer?
+    private var cadence = TimerCadence()
+    /// Frames held back for clients that all allow latency (see `send`).
+    private var held: [Delivery] = []
     /// Data-ready is stuck at 1: reads are paced at the fitted ODR, each
     /// publishes at most the one sample the chip's clock says is new.
     private var paced = false
@@ -149,9 +152,15 @@ public final class Sampler: @unchecked Sendable {
     /// Starts the DispatchSourceTimer on `queue`.
     public func start() {
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        cadence = TimerCadence()
         timer.setEventHandler { [unowned self] in
             let delay = self.step()
-            self.timer?.schedule(deadline: .now() + .nanoseconds(Int(delay)), leeway: .microseconds(50))
+            let arm = self.cadence.rearm(now: self.time.nanoseconds, delay: delay, period: UInt64(self.period),
+                                         early: UInt64(self.margin / 4), late: UInt64(self.margin))
+            if let arm {
+                self.timer?.schedule(deadline: .now() + .nanoseconds(Int(arm.delay)),
+                                     repeating: .nanoseconds(Int(arm.interval)), leeway: .microseconds(50))
+            }
         }
         self.timer = timer
         timer.schedule(deadline: .now(), leeway: .microseconds(50))
@@ -162,6 +171,7 @@ public final class Sampler: @unchecked Sendable {
     public func stop(powerDown: Bool) {
         timer?.cancel()
         timer = nil
+        release()
         if powerDown, let driver {
             do { try driver.powerDown() } catch { logger.warning("could not power the chip down: \(error)") }
         }
@@ -172,6 +182,45 @@ public final class Sampler: @unchecked Sendable {
     /// One read; returns nanoseconds until the next one should happen.
     public func step() -> UInt64 {
         let now = time.nanoseconds
+        let delay = read(now)
+        // Held frames leave before the next read would keep the oldest
+        // longer than the clients allow.
+        if let oldest = held.first?.frame.t, let limit = holdLimit, Double(now + delay) - oldest * 1e9 > limit {
+            release()
+        }
+        return delay
+    }
+
+    /// Every output goes through here. Each hand-off wakes the hub's event
+    /// loop, and the hub writes to each client at once: two context switches
+    /// per frame. When every watching client allows some latency (and no
+    /// FIFO batches already), frames are held and handed over together, as
+    /// the FIFO would, with one write per client for all of them.
+    private func send(_ output: SamplerOutput) {
+        if case .frame(let frame, let events) = output, holdLimit != nil, held.count < 256 {
+            held.append(Delivery(frame: frame, events: events))
+            return
+        }
+        release()
+        self.output(output)
+    }
+
+    private func release() {
+        guard !held.isEmpty else { return }
+        output(.batch(held))
+        held = []
+    }
+
+    /// How long a frame may be held (ns): the clients' latency less a period
+    /// (a read comes once a period) and 2 ms for the hand-off; nil when
+    /// frames go one by one.
+    private var holdLimit: Double? {
+        guard let latency, configuration.fifoWatermark == 0 else { return nil }
+        let limit = latency * 1e6 - period - 2e6
+        return limit >= period ? limit : nil
+    }
+
+    private func read(_ now: UInt64) -> UInt64 {
         lastStep = now
         counters.wakes += 1
         if failure != nil || driver == nil { return recover(now) }
@@ -254,7 +303,7 @@ public final class Sampler: @unchecked Sendable {
         pacedGrid = Double(lastAccepted ?? now) + 1e9 / Double(configuration.rate)
         let message = "the chip's data-ready bit says new data sooner than its \(configuration.rate) Hz allow (stuck at 1, as on i2c-stub): reading it once a period by the clock instead, so that every published sample is a sample the chip made; if this is real hardware, power-cycle it"
         logger.warning("\(message)")
-        output(.device(DeviceEvent(state: .dataReadyStuck, message: message)))
+        send(.device(DeviceEvent(state: .dataReadyStuck, message: message)))
     }
 
     /// The next paced read: just after the next sample is due (by the fit,
@@ -343,7 +392,7 @@ public final class Sampler: @unchecked Sendable {
         counters.lost += skipped
         seq = current
         let (frame, events) = deliver(reading.counts, instant: instant)
-        output(.frame(frame, events))
+        send(.frame(frame, events))
         return instant
     }
 
@@ -424,7 +473,7 @@ public final class Sampler: @unchecked Sendable {
             let (frame, events) = deliver(counts, instant: instant)
             deliveries.append(Delivery(frame: frame, events: events))
         }
-        output(.batch(deliveries))
+        send(.batch(deliveries))
         return newest
     }
 
@@ -446,6 +495,7 @@ public final class Sampler: @unchecked Sendable {
     @discardableResult
     public func allowLatency(milliseconds: Double?) throws -> Int {
         latency = milliseconds
+        defer { if holdLimit == nil { release() } }
         guard let driver else { return 0 }
         let watermark = Sampler.watermark(latency: milliseconds, rate: configuration.rate, profile: driver.profile)
         guard watermark != configuration.fifoWatermark else { return watermark }
@@ -467,7 +517,7 @@ public final class Sampler: @unchecked Sendable {
             impossibleTimes.removeAll()
             let message = "the chip's data-ready bit clears again: following its clock by its data-ready bit again"
             logger.notice("\(message)")
-            output(.device(DeviceEvent(state: .dataReadyBack, message: message)))
+            send(.device(DeviceEvent(state: .dataReadyBack, message: message)))
         }
         let silent = Double(now) - (lastInstant ?? Double(lastPoll))
         if emptyStreak >= 4 && silent > 3 * period {
@@ -481,7 +531,7 @@ public final class Sampler: @unchecked Sendable {
             if silent > 20 * period && !stalledAnnounced {
                 stalledAnnounced = true
                 logger.warning("the chip produces no data although it is configured")
-                output(.device(DeviceEvent(state: .stalled, message: "the chip at \(driver!.bus.location) answers but produces no new samples")))
+                send(.device(DeviceEvent(state: .stalled, message: "the chip at \(driver!.bus.location) answers but produces no new samples")))
             }
         }
         // Nudge the phase: look again a little later.
@@ -507,7 +557,7 @@ public final class Sampler: @unchecked Sendable {
         counters.reconfigurations += state == .reconfigured ? 1 : 0
         emptyStreak = 0
         logger.notice("\(message)")
-        output(.device(DeviceEvent(state: state, message: message)))
+        send(.device(DeviceEvent(state: state, message: message)))
     }
 
     private func handleFailure(_ error: Error, _ now: UInt64) -> UInt64 {
@@ -521,7 +571,7 @@ public final class Sampler: @unchecked Sendable {
             if !wrongPartAnnounced {
                 wrongPartAnnounced = true
                 logger.error("\(error)")
-                output(.device(DeviceEvent(state: .wrongPart, message: "\(error)")))
+                send(.device(DeviceEvent(state: .wrongPart, message: "\(error)")))
             }
             failure = (failure?.since ?? now, 250_000_000, true)
             return 250_000_000
@@ -534,7 +584,7 @@ public final class Sampler: @unchecked Sendable {
         if !failure.announced {
             failure.announced = true
             logger.error("device lost: \(error)")
-            output(.device(DeviceEvent(state: .lost, message: "\(error)")))
+            send(.device(DeviceEvent(state: .lost, message: "\(error)")))
         }
         let delay = failure.delay
         failure.delay = min(failure.delay * 2, 250_000_000)
@@ -570,7 +620,7 @@ public final class Sampler: @unchecked Sendable {
             counters.recoveries += 1
             let seconds = Double(now - failure.since) / 1e9
             logger.notice("device back after \(fixed(seconds, 3)) s")
-            output(.device(DeviceEvent(state: .back, message: "the chip answers again after \(fixed(seconds, 3)) s")))
+            send(.device(DeviceEvent(state: .back, message: "the chip answers again after \(fixed(seconds, 3)) s")))
         }
         failure = nil
         wrongPartAnnounced = false

@@ -47,7 +47,7 @@ public enum RateMeter {
             time.sleep(nanoseconds: pollMicroseconds * 1000)
         }
         progress(1)
-        let measured = instants.count > 1 ? Double(instants.count - 1) / (Double(instants.last! - instants.first!) / 1e9) : 0
+        let measured = rate(of: instants)
         let mean = values.reduce(Vector3.zero, +) / Double(max(values.count, 1))
         var sq = Vector3.zero
         for v in values { let d = v - mean; sq += d.scaled(by: d) }
@@ -55,5 +55,19 @@ public enum RateMeter {
         bursts.sort()
         return RateReport(nominal: driver.configuration?.rate ?? 100, measured: measured, samples: values.count,
                           overruns: overruns, noise: noise, burstMicroseconds: Double(bursts[bursts.count / 2]) / 1000)
+    }
+
+    /// Samples per second from the instants new data was seen. A poll that
+    /// came late (a busy machine) missed samples the chip overwrote, so the
+    /// count alone reads low: the median interval gives the period, each
+    /// interval counts as the whole periods it spans, and the rate is those
+    /// periods over the time.
+    static func rate(of instants: [UInt64]) -> Double {
+        guard instants.count > 2 else { return 0 }
+        let intervals = zip(instants.dropFirst(), instants).map { Double($0 - $1) }
+        let typical = intervals.sorted()[intervals.count / 2]
+        guard typical > 0 else { return 0 }
+        let periods = intervals.reduce(0) { $0 + max(1, ($1 / typical).rounded()) }
+        return periods / (Double(instants.last! - instants.first!) / 1e9)
     }
 }

@@ -20,6 +20,10 @@ final class SamplerRig {
     let sampler: Sampler
     var frames: [Frame] = []
     var deviceEvents: [DeviceEvent] = []
+    /// Each hand-off: when (ns), how many frames, and the oldest's age (ns).
+    var handoffs: [(at: UInt64, frames: Int, oldestAge: Double)] = []
+    /// Frames handed over before each device event.
+    var framesBeforeDeviceEvent: [Int] = []
 
     /// Wakes of the sampler (steps), for the FIFO's wake-up figures.
     var steps = 0
@@ -35,10 +39,17 @@ final class SamplerRig {
         sampler = Sampler(connect: { try Accelerometer(bus: wired, time: time, part: part) },
                           configuration: DeviceConfiguration(range: 2, rate: rate), settings: MotionSettings(), time: time)
         sampler.output = { [unowned self] output in
+            let now = time.nanoseconds
             switch output {
-            case .frame(let frame, _): frames.append(frame)
-            case .batch(let deliveries): frames += deliveries.map(\.frame)
-            case .device(let event): deviceEvents.append(event)
+            case .frame(let frame, _):
+                frames.append(frame)
+                handoffs.append((now, 1, Double(now) - frame.t * 1e9))
+            case .batch(let deliveries):
+                frames += deliveries.map(\.frame)
+                handoffs.append((now, deliveries.count, Double(now) - deliveries[0].frame.t * 1e9))
+            case .device(let event):
+                deviceEvents.append(event)
+                framesBeforeDeviceEvent.append(frames.count)
             }
         }
         try sampler.open()
@@ -337,6 +348,49 @@ struct FIFOSamplerTests {
         #expect(rig.gaps == rig.lost)
         #expect(rig.gaps <= 2, "a switch costs at most a sample: \(rig.gaps)")
         #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count)
+    }
+
+    @Test("a chip without a FIFO, clients allowing 50 ms: frames handed over in batches, every sample once and in order, none held past the allowance",
+          arguments: [100, 400])
+    func heldWithoutFIFO(rate: Int) throws {
+        let rig = try SamplerRig(rate: rate, rateError: 0.03)
+        try rig.sampler.allowLatency(milliseconds: 50)
+        #expect(rig.sampler.configuration.fifoWatermark == 0)
+        rig.run(seconds: 5)
+        #expect(rig.gaps == 0 && rig.lost == 0)
+        #expect(zip(rig.frames.dropFirst(), rig.frames).allSatisfy { $0.seq == $1.seq + 1 })
+        let perSample = Double(rig.handoffs.count) / Double(rig.frames.count)
+        // 50 ms less a period and 2 ms: 35 ms of frames (3.5 at 100 Hz, 14 at 400).
+        #expect(perSample <= (rate == 100 ? 0.3 : 0.08), "\(rig.handoffs.count) hand-offs for \(rig.frames.count) frames")
+        let oldest = rig.handoffs.map(\.oldestAge).max() ?? 0
+        #expect(oldest <= 50e6, "a frame waited \(oldest / 1e6) ms")
+        // A device event comes after every frame read before it; no
+        // latency sends the rest at once, and frames one by one again.
+        try rig.sampler.reconfigure(to: DeviceConfiguration(range: 8, rate: rate))
+        #expect(rig.framesBeforeDeviceEvent.last == rig.sampler.counters.published)
+        rig.run(seconds: 0.5)
+        try rig.sampler.allowLatency(milliseconds: nil)
+        #expect(rig.frames.count == rig.sampler.counters.published)
+        let before = rig.handoffs.count
+        rig.run(seconds: 1)
+        #expect(rig.handoffs.dropFirst(before).allSatisfy { $0.frames == 1 })
+    }
+
+    @Test("the timer repeats on the chip's grid and is re-armed only off it")
+    func cadence() {
+        var cadence = TimerCadence()
+        let period: UInt64 = 2_500_000
+        // The first read arms it; reads that want the grid's next fire leave it.
+        #expect(cadence.rearm(now: 0, delay: 2_600_000, period: period, early: 75_000, late: 300_000)! == (2_600_000, period))
+        #expect(cadence.rearm(now: 2_650_000, delay: 2_460_000, period: period, early: 75_000, late: 300_000) == nil)
+        #expect(cadence.next == 5_100_000)
+        // A little later than wanted is kept; earlier than `early` is not.
+        #expect(cadence.rearm(now: 5_150_000, delay: 2_300_000, period: period, early: 75_000, late: 300_000) == nil)
+        #expect(cadence.rearm(now: 7_650_000, delay: 2_600_000, period: period, early: 75_000, late: 300_000)! == (2_600_000, period))
+        // A nudge after an empty read re-arms; a stall skips the fires it missed.
+        #expect(cadence.rearm(now: 10_300_000, delay: 500_000, period: period, early: 75_000, late: 300_000) != nil)
+        #expect(cadence.rearm(now: 100_000_000, delay: 850_000, period: period, early: 75_000, late: 300_000) == nil)
+        #expect(cadence.next == 100_800_000)
     }
 
     @Test("a different part answering after an outage is refused, not served with the old scales")
