@@ -82,6 +82,8 @@ public final class Sampler: @unchecked Sendable {
     /// The chip's real output period as measured (its clock is ±10 % off nominal), ns.
     private var period: Double { fit.slope }
     private var emptyStreak = 0
+    /// Which of the last 32 published reads found the overrun flag (bit 0 the latest).
+    private var overrunHistory: UInt32 = 0
     private var pollWasEmpty = false
     private var probeCountdown = 1
     /// A probe is under way, and how early it aims (ns; nil: `initialLead`).
@@ -155,7 +157,10 @@ public final class Sampler: @unchecked Sendable {
         cadence = TimerCadence()
         timer.setEventHandler { [unowned self] in
             let delay = self.step()
-            let arm = self.cadence.rearm(now: self.time.nanoseconds, delay: delay, period: UInt64(self.period),
+            // The grid is the instants the sampler asked for, from the
+            // step's start, so that how long a step took does not move it.
+            let wanted = self.lastStep + delay, now = self.time.nanoseconds
+            let arm = self.cadence.rearm(now: now, delay: wanted > now ? wanted - now : 0, period: UInt64(self.period),
                                          early: UInt64(self.margin / 4), late: UInt64(self.margin))
             if let arm {
                 self.timer?.schedule(deadline: .now() + .nanoseconds(Int(arm.delay)),
@@ -353,6 +358,7 @@ public final class Sampler: @unchecked Sendable {
     private func publish(_ reading: Reading, at now: UInt64) -> Double {
         let overrun = reading.status.contains(.overrun)
         if overrun { counters.overruns += 1 }
+        overrunHistory = overrunHistory << 1 | (overrun ? 1 : 0)
         // Which sample is this? The next one, unless the chip overwrote some
         // (overrun) or we lost track (a fault, a reset): then the newest one
         // due by now.
@@ -391,6 +397,21 @@ public final class Sampler: @unchecked Sendable {
         let skipped = Int(current - seq)
         counters.lost += skipped
         seq = current
+        if overrunHistory.nonzeroBitCount >= 4 && !paced {
+            // Reads keep coming too late: the fit has lost the chip's
+            // period (a vCPU starved while acquiring left it railed at 1.15
+            // periods in the kernel stage, reading 87 % of the samples, or
+            // locked onto every other one) and no probe can correct it,
+            // since none comes up empty. Acquire the phase again from the
+            // nominal period. A locked sampler overruns only when starved.
+            logger.notice("\(overrunHistory.nonzeroBitCount) of the last 32 reads found samples overwritten: acquiring the chip's phase again")
+            overrunHistory = 0
+            counters.reacquisitions += 1
+            fit.reset(nominalPeriod: 1e9 / Double(configuration.rate))
+            probeCountdown = 1
+            probing = false
+            probeLead = nil
+        }
         let (frame, events) = deliver(reading.counts, instant: instant)
         send(.frame(frame, events))
         return instant

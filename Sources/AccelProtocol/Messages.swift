@@ -82,13 +82,16 @@ public struct SamplerCounters: Sendable, Equatable {
     /// Reads whose data-ready bit the chip's own clock rules out (set
     /// sooner than the next sample can have been made): not published.
     public var impossibleReady = 0
+    /// Times reads kept finding samples overwritten and the sampler
+    /// acquired the chip's phase again.
+    public var reacquisitions = 0
 
     public init() {}
 
     static var keys: [(StaticString, WritableKeyPath<SamplerCounters, Int>)] { [
         ("published", \.published), ("emptyReads", \.emptyReads), ("overruns", \.overruns), ("lost", \.lost),
         ("busErrors", \.busErrors), ("recoveries", \.recoveries), ("reconfigurations", \.reconfigurations),
-        ("wakes", \.wakes), ("impossibleReady", \.impossibleReady),
+        ("wakes", \.wakes), ("impossibleReady", \.impossibleReady), ("reacquisitions", \.reacquisitions),
     ] }
 }
 

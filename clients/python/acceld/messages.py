@@ -149,6 +149,7 @@ class Counters:
     reconfigurations: int = _field(_int, default=0)
     wakes: int = _field(_int, default=0)
     impossible_ready: int = _field(_int, "impossibleReady", 0)
+    reacquisitions: int = _field(_int, "reacquisitions", 0)
 
 
 @dataclass(frozen=True)
