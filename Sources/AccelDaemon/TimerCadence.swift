@@ -17,8 +17,13 @@ struct TimerCadence {
     mutating func rearm(now: UInt64, delay: UInt64, period: UInt64, early: UInt64, late: UInt64) -> (delay: UInt64, interval: UInt64)? {
         let wanted = now + delay
         if var expected = next, interval > 0 {
-            // Fires the handler missed (a stall) are skipped, not queued.
-            if expected <= now { expected += ((now - expected) / interval + 1) * interval }
+            // The next fire is the first on the grid more than half an
+            // interval from now: the one that woke this read is at most
+            // that far behind (a timer that fires a hair before our clock
+            // says, or a slow read), and fires the handler missed (a
+            // stall) are skipped, not queued. A wrong guess only re-arms.
+            let horizon = now + interval / 2
+            if expected <= horizon { expected += ((horizon - expected) / interval + 1) * interval }
             if expected + early >= wanted && expected <= wanted + late {
                 next = expected
                 return nil
