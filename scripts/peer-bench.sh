@@ -82,10 +82,10 @@ memory=$(( size * 3 + 256 ))
 
 model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 echo "peer-bench: $(date -u '+%Y-%m-%d %H:%M UTC'), host $(nproc) cores ($model), load average $(cut -d' ' -f1-3 /proc/loadavg); guest $(basename "$modules"), QEMU TCG, 1 vCPU, ${size} MB initramfs" >&2
-echo "peer-bench: $rounds round(s) of 6 runs of $seconds s each, alternating acceld + client and the Python poller" >&2
+echo "peer-bench: $rounds round(s) of 8 runs of $seconds s each, alternating acceld + client and the Python poller" >&2
 log="$cache/peer-console.log"
 started=$(date +%s)
-timeout $(( rounds * 6 * (seconds + 15) + 120 )) qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$memory" -nographic -no-reboot \
+timeout $(( rounds * 8 * (seconds + 15) + 120 )) qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$memory" -nographic -no-reboot \
     -kernel "$cache/vmlinux" -initrd "$cache/peer-initramfs.cpio" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3" > "$log" 2>&1 || true
 echo "peer-bench: the guest ran for $(( $(date +%s) - started )) s; host load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -3,7 +3,7 @@ import AccelCore
 import AccelDriver
 
 /// x, y and z over time as an SVG, drawn like Apple's AccelerometerGraph:
-/// three coloured traces on a light grid, with events marked. Our own small
+/// three coloured traces on a light grid, with events shaded. Our own small
 /// renderer: no browser, no dependency.
 public struct SVGPlot {
     public struct Series {
@@ -17,18 +17,58 @@ public struct SVGPlot {
         }
     }
 
+    /// An event: a moment (an orientation change) or, with `end`, a span
+    /// (a shake, a fall, a movement, a tap), shaded in its kind's colour.
     public struct Marker {
+        public enum Kind: String, CaseIterable {
+            case orientation, shake, fall, movement, tap
+            var color: String {
+                switch self {
+                case .orientation: "#8a2be2"
+                case .shake: "#ff7f0e"
+                case .fall: "#d62728"
+                case .movement: "#17becf"
+                case .tap: "#7f7f7f"
+                }
+            }
+        }
         public let t: Double
+        public let end: Double?
         public let label: String
-        public init(t: Double, label: String) {
+        public let kind: Kind
+        public init(t: Double, end: Double? = nil, label: String, kind: Kind = .orientation) {
             self.t = t
+            self.end = end
             self.label = label
+            self.kind = kind
+        }
+    }
+
+    /// A label's box: where it is drawn and how wide it can be. The width
+    /// is an upper bound (7.5 px a character at 12 px sans-serif, wider than
+    /// any common face's average), so boxes that do not overlap here do not
+    /// overlap on screen either.
+    struct LabelBox: Equatable {
+        let x: Double, lane: Int, width: Double
+        static func width(of text: String) -> Double { Double(text.count) * 7.5 + 4 }
+    }
+
+    /// Puts each label (left edges in order) in the first lane where it
+    /// clears the one before it; labels past `lanes` are left out.
+    static func layout(_ labels: [(x: Double, text: String)], lanes: Int) -> [LabelBox?] {
+        var ends = [Double](repeating: -.infinity, count: lanes)
+        return labels.map { label in
+            let width = LabelBox.width(of: label.text)
+            guard let lane = ends.firstIndex(where: { $0 <= label.x }) else { return nil }
+            ends[lane] = label.x + width
+            return LabelBox(x: label.x, lane: lane, width: width)
         }
     }
 
     public var width = 960.0
     public var height = 420.0
     let left = 60.0, right = 20.0, top = 36.0, bottom = 40.0
+    static let laneHeight = 14.0
 
     public init() {}
 
@@ -61,10 +101,27 @@ public struct SVGPlot {
             svg += "<line x1=\"\(n(x(t)))\" y1=\"\(n(top))\" x2=\"\(n(x(t)))\" y2=\"\(n(height - bottom))\" stroke=\"#eeeeee\"/>\n"
             svg += "<text x=\"\(n(x(t)))\" y=\"\(n(height - bottom + 16))\" text-anchor=\"middle\">\(fixed(t, t.rounded() == t ? 0 : 1)) s</text>\n"
         }
-        // Events: a dashed line and a label.
-        for marker in markers where marker.t >= t0 && marker.t <= t1 {
-            svg += "<line class=\"event\" x1=\"\(n(x(marker.t)))\" y1=\"\(n(top))\" x2=\"\(n(x(marker.t)))\" y2=\"\(n(height - bottom))\" stroke=\"#8a2be2\" stroke-dasharray=\"4 3\"/>\n"
-            svg += "<text x=\"\(n(x(marker.t) + 3))\" y=\"\(n(top + 12))\" fill=\"#8a2be2\">\(escape(marker.label))</text>\n"
+        // Events: a span shaded over its duration, a moment a dashed line;
+        // labels in lanes from the top, so that none overlaps another.
+        let shown = markers.filter { ($0.end ?? $0.t) >= t0 && $0.t <= t1 }.sorted { $0.t < $1.t }
+        for marker in shown {
+            let color = marker.kind.color
+            if let end = marker.end {
+                let from = x(max(marker.t, t0)), to = x(min(end, t1))
+                svg += "<rect class=\"event-span\" data-kind=\"\(marker.kind.rawValue)\" x=\"\(n(from))\" y=\"\(n(top))\" width=\"\(n(max(to - from, 1)))\" height=\"\(n(plotH))\" fill=\"\(color)\" fill-opacity=\"0.15\"/>\n"
+            } else {
+                svg += "<line class=\"event\" data-kind=\"\(marker.kind.rawValue)\" x1=\"\(n(x(marker.t)))\" y1=\"\(n(top))\" x2=\"\(n(x(marker.t)))\" y2=\"\(n(height - bottom))\" stroke=\"\(color)\" stroke-dasharray=\"4 3\"/>\n"
+            }
+        }
+        let lanes = max(1, Int((plotH - 4) / Self.laneHeight))
+        let boxes = Self.layout(shown.map { (x(max($0.t, t0)) + 2, $0.label) }, lanes: lanes)
+        for (marker, box) in zip(shown, boxes) {
+            guard let box else { continue }
+            svg += "<text class=\"event-label\" x=\"\(n(box.x))\" y=\"\(n(top + 12 + Double(box.lane) * Self.laneHeight))\" fill=\"\(marker.kind.color)\">\(escape(marker.label))</text>\n"
+        }
+        let omitted = boxes.filter { $0 == nil }.count
+        if omitted > 0 {
+            svg += "<text class=\"event-omitted\" x=\"\(n(width - right))\" y=\"\(n(height - 6))\" text-anchor=\"end\" fill=\"#666\">\(omitted) more event labels not shown</text>\n"
         }
         // Traces: at most two points per pixel column (its min and max), so
         // a 20 ms spike survives any zoom.

@@ -71,24 +71,34 @@ struct PlotCommand: ParsableCommand {
         var markers: [SVGPlot.Marker] = []
         if events || show != .acc {
             var frames: [Frame] = []
+            var open: [SVGPlot.Marker.Kind: Double] = [:]  // spans started, not yet over
             guarded {
                 try Replay(motion: TraceMotion(recording, name: trace), configuration: Configuration()).run(
                     onFrame: { if show != .acc { frames.append($0) } },
                     onEvent: { event in
-                        let label: String = switch event {
-                        case .orientation(let o): o.orientation.rawValue
-                        case .shake(.started): "shake"
-                        case .shake(.ended): "shake over"
-                        case .freeFall(.started): "fall?"
-                        case .freeFall(.confirmed): "fall"
-                        case .freeFall(.withdrawn): "no fall"
-                        case .freeFall(.ended): "landed"
-                        case .movement(let m): "move \(m.direction)"
-                        case .tap(let tap): tap.count == 2 ? "double tap" : "tap"
+                        switch event {
+                        case .orientation(let o): markers.append(.init(t: o.t, label: o.orientation.rawValue))
+                        case .shake(.started(_, let start)): open[.shake] = start
+                        case .shake(.ended(_, let start, let duration, _)):
+                            open[.shake] = nil
+                            markers.append(.init(t: start, end: start + duration, label: "shake \(fixed(duration, 1)) s", kind: .shake))
+                        case .freeFall(.started(_, let start)), .freeFall(.confirmed(_, let start)): open[.fall] = start
+                        case .freeFall(.withdrawn(_, let start, let duration)):
+                            open[.fall] = nil
+                            markers.append(.init(t: start, end: start + duration, label: "no fall", kind: .fall))
+                        case .freeFall(.ended(_, let start, let duration, let height)):
+                            open[.fall] = nil
+                            markers.append(.init(t: start, end: start + duration, label: "fall \(fixed(height, 2)) m", kind: .fall))
+                        case .movement(let m):
+                            markers.append(.init(t: m.start, end: m.start + m.duration, label: "move \(m.direction)", kind: .movement))
+                        case .tap(let tap):
+                            markers.append(.init(t: tap.start, end: tap.t, label: tap.count == 2 ? "double tap" : "tap", kind: .tap))
                         }
-                        markers.append(SVGPlot.Marker(t: event.t, label: label))
                     })
             }
+            // A shake or fall still going when the recording ends.
+            let last = recording.duration  // the replay's clock starts at 0, as `times` does
+            for (kind, start) in open { markers.append(.init(t: start, end: last, label: kind == .shake ? "shake" : "fall", kind: kind)) }
             if show != .acc {
                 times = frames.map(\.t)
                 values = frames.map { show == .gravity ? $0.gravity : $0.user }

@@ -222,6 +222,54 @@ struct SVGPlotTests {
     }
 }
 
+extension SVGPlotTests {
+    @Test("events are shaded over their spans, and no two labels overlap however crowded")
+    func spansAndLabels() throws {
+        let times = (0...1000).map { Double($0) / 100 }
+        var markers: [SVGPlot.Marker] = [.init(t: 2, end: 4.5, label: "shake 2.5 s", kind: .shake)]
+        // 60 events in 3 s: far more than fit side by side.
+        for i in 0..<60 { markers.append(.init(t: 5 + Double(i) * 0.05, end: 5.1 + Double(i) * 0.05, label: "double tap", kind: .tap)) }
+        markers.append(.init(t: 9, label: "faceUp"))
+        let svg = SVGPlot().render(title: "crowd", times: times, series: [.init(name: "x", color: "red", values: times.map(sin))], markers: markers)
+        final class Reader: NSObject, XMLParserDelegate {
+            var spans: [[String: String]] = []
+            var labels: [(x: Double, y: Double, text: String)] = []
+            var current: (Double, Double)?
+            func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+                if attributes["class"] == "event-span" { spans.append(attributes) }
+                current = attributes["class"] == "event-label" ? (Double(attributes["x"]!)!, Double(attributes["y"]!)!) : nil
+            }
+            func parser(_ parser: XMLParser, foundCharacters string: String) {
+                if let (x, y) = current { labels.append((x, y, string)) }
+            }
+            func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+                current = nil
+            }
+        }
+        let reader = Reader()
+        let parser = XMLParser(data: Data(svg.utf8))
+        parser.delegate = reader
+        #expect(parser.parse())
+        #expect(reader.spans.count == 61)
+        let shake = try #require(reader.spans.first { $0["data-kind"] == "shake" })
+        // 60 px of margin, 880 px for 10 s: the shake spans 2 s to 4.5 s.
+        #expect(abs(Double(shake["x"]!)! - (60 + 176)) < 1 && abs(Double(shake["width"]!)! - 220) < 1)
+        #expect(svg.contains("<line class=\"event\" data-kind=\"orientation\""))
+        // Labels: boxes as wide as the plot reckons (an upper bound), none overlapping.
+        var overlaps = 0
+        for (i, a) in reader.labels.enumerated() {
+            for b in reader.labels[(i + 1)...] where a.y == b.y {
+                if a.x < b.x + SVGPlot.LabelBox.width(of: b.text) && b.x < a.x + SVGPlot.LabelBox.width(of: a.text) { overlaps += 1 }
+            }
+        }
+        #expect(overlaps == 0)
+        #expect(reader.labels.count > 20, "crowded labels stack in lanes")
+        #expect(reader.labels.contains { $0.text == "faceUp" } || svg.contains("more event labels not shown"))
+        let shown = reader.labels.count
+        #expect(shown == 62 || svg.contains("\(62 - shown) more event labels not shown"), "what is left out is said")
+    }
+}
+
 @Suite("Watch screen")
 struct WatchScreenTests {
     @Test("fits 80x24 and shows the axes with bars, gravity, attitude, orientation and events")
