@@ -183,14 +183,19 @@ public final class Daemon: @unchecked Sendable {
         }
         let path = socket.path
         try prepareSocketPath(path)
+        // Created with its mode (under a umask that leaves only it), so no
+        // client ever finds it listening with another; nothing else creates
+        // files while the server starts.
+        let umaskBefore = umask(~mode_t(socket.mode) & 0o777)
         do {
             serverChannel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+            umask(umaskBefore)
         } catch {
+            umask(umaskBefore)
             throw StartError(description: "cannot listen on \(path): \(error); pass --socket PATH or set [socket] path", exitCode: 73)
         }
         ownedSocketPath = path
         serverDescription = path
-        chmod(path, mode_t(socket.mode))
         if !socket.group.isEmpty {
             guard let group = getgrnam(socket.group) else {
                 throw StartError(description: "[socket] group: there is no group '\(socket.group)' on this system", exitCode: 78)
