@@ -127,19 +127,14 @@ final class Hub: @unchecked Sendable {
     func publishStatus() {
         status.notifySystemd(device: device, clients: fanout.count)
         guard fanout.sessions.values.contains(where: { $0.streams.contains(.status) }) else { return }
-        report { [self] report in
-            fanout.broadcast(.status(report)) { $0.streams.contains(.status) }
-            fanout.flush()
-        }
+        fanout.broadcast(.status(report())) { $0.streams.contains(.status) }
+        fanout.flush()
     }
 
-    /// The status report, made with the sampler's counters (read on its queue).
-    func report(_ then: @escaping (StatusReport) -> Void) {
-        let box = UncheckedBox(then)
-        sampler.queue.async { [self] in
-            let counters = sampler.counters
-            eventLoop.execute { [self] in box.value(status.report(counters: counters, clients: fanout.count, device: device)) }
-        }
+    /// The status report, with the sampler's counters as of its last read:
+    /// made at once, so a `status` reply keeps its place among the replies.
+    func report() -> StatusReport {
+        status.report(counters: sampler.countersSnapshot, clients: fanout.count, device: device)
     }
 
     func goodbye(_ reason: String) {

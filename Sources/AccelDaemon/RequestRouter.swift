@@ -45,7 +45,7 @@ final class RequestRouter {
         case .poll:
             fanout.reply(.poll(hub.latest.map { FrameMessage($0, fields: session.fields, reference: session.reference) }), to: session)
         case .status:
-            hub.report { [fanout] report in fanout.reply(.status(report), to: session) }
+            fanout.reply(.status(hub.report()), to: session)
         case .device:
             fanout.reply(.device(hub.device), to: session)
         case .zero(let reset):

@@ -6,6 +6,7 @@ import AccelMotion
 import AccelProtocol
 import Dispatch
 import Logging
+import Synchronization
 
 /// What the sampler hands on: frames with the events they completed, and
 /// changes in the device's health.
@@ -64,6 +65,10 @@ public final class Sampler: @unchecked Sendable {
 
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
     public private(set) var counters = Counters()
+    /// `counters` as of the last read, for the event loop's status replies
+    /// (which must not wait on this queue and fall behind later replies).
+    private let shared = Mutex(Counters())
+    public var countersSnapshot: Counters { shared.withLock { $0 } }
     public private(set) var configuration: DeviceConfiguration
     public private(set) var driver: Accelerometer?
     /// Nanoseconds of the last step, for the watchdog: a hung sampler stops it.
@@ -84,6 +89,8 @@ public final class Sampler: @unchecked Sendable {
     private var emptyStreak = 0
     /// Which of the last 32 published reads found the overrun flag (bit 0 the latest).
     private var overrunHistory: UInt32 = 0
+    private var readsSinceAcquisition = 0
+    private var lastReacquisitionLog: UInt64 = 0
     private var pollWasEmpty = false
     private var probeCountdown = 1
     /// A probe is under way, and how early it aims (ns; nil: `initialLead`).
@@ -193,6 +200,8 @@ public final class Sampler: @unchecked Sendable {
         if let oldest = held.first?.frame.t, let limit = holdLimit, Double(now + delay) - oldest * 1e9 > limit {
             release()
         }
+        let counters = counters
+        shared.withLock { $0 = counters }
         return delay
     }
 
@@ -358,7 +367,11 @@ public final class Sampler: @unchecked Sendable {
     private func publish(_ reading: Reading, at now: UInt64) -> Double {
         let overrun = reading.status.contains(.overrun)
         if overrun { counters.overruns += 1 }
-        overrunHistory = overrunHistory << 1 | (overrun ? 1 : 0)
+        // Judged from the 64th read after an acquisition on: acquiring
+        // overruns a little by itself, and a CPU starved then would
+        // otherwise reacquire again and again.
+        readsSinceAcquisition += 1
+        overrunHistory = readsSinceAcquisition > 64 ? overrunHistory << 1 | (overrun ? 1 : 0) : 0
         // Which sample is this? The next one, unless the chip overwrote some
         // (overrun) or we lost track (a fault, a reset): then the newest one
         // due by now.
@@ -404,9 +417,13 @@ public final class Sampler: @unchecked Sendable {
             // locked onto every other one) and no probe can correct it,
             // since none comes up empty. Acquire the phase again from the
             // nominal period. A locked sampler overruns only when starved.
-            logger.notice("\(overrunHistory.nonzeroBitCount) of the last 32 reads found samples overwritten: acquiring the chip's phase again")
-            overrunHistory = 0
             counters.reacquisitions += 1
+            if counters.reacquisitions == 1 || now - lastReacquisitionLog > 60_000_000_000 {
+                lastReacquisitionLog = now
+                logger.notice("\(overrunHistory.nonzeroBitCount) of the last 32 reads found samples overwritten: acquiring the chip's phase again (\(counters.reacquisitions) times so far; said at most once a minute)")
+            }
+            overrunHistory = 0
+            readsSinceAcquisition = 0
             fit.reset(nominalPeriod: 1e9 / Double(configuration.rate))
             probeCountdown = 1
             probing = false
@@ -570,6 +587,7 @@ public final class Sampler: @unchecked Sendable {
         probing = false
         probeLead = nil
         resynchronise = true
+        readsSinceAcquisition = 0
     }
 
     private func reconfigure(_ state: DeviceEvent.State, _ message: String) throws {

@@ -17,6 +17,9 @@ public struct RateReport: Sendable {
     public var deviation: Double { (measured - Double(nominal)) / Double(nominal) }
     /// The datasheet allows ±10 %.
     public var withinTolerance: Bool { abs(deviation) <= 0.10 }
+    /// At most one read in 20 found samples overwritten: the polls came
+    /// in time, so the intervals say the period.
+    public var isReliable: Bool { overruns * 20 <= samples }
 }
 
 public enum RateMeter {
@@ -61,7 +64,8 @@ public enum RateMeter {
     /// came late (a busy machine) missed samples the chip overwrote, so the
     /// count alone reads low: the median interval gives the period, each
     /// interval counts as the whole periods it spans, and the rate is those
-    /// periods over the time.
+    /// periods over the time. Good while most polls come in time; when they
+    /// do not, `isReliable` says so.
     static func rate(of instants: [UInt64]) -> Double {
         guard instants.count > 2 else { return 0 }
         let intervals = zip(instants.dropFirst(), instants).map { Double($0 - $1) }

@@ -240,6 +240,12 @@ struct RateCommand: ParsableCommand {
         print("samples: \(report.samples), overruns while polling: \(report.overruns)")
         print("noise at rest (RMS): x \(fixed(report.noise.x, 1)) mg  y \(fixed(report.noise.y, 1)) mg  z \(fixed(report.noise.z, 1)) mg")
         print("one 7-byte burst: \(fixed(report.burstMicroseconds, 1)) µs (median)")
+        guard report.isReliable else {
+            // A busy machine polls late: then the intervals cannot say the
+            // chip's period, and a wrong rate is worse than none.
+            printError("accelctl: the rate is not reliable: \(report.overruns) of \(report.samples) reads found samples overwritten (this machine could not poll faster than the chip); measure again when it is less busy, or for longer (--seconds)")
+            throw ExitCode(75)
+        }
         if !report.withinTolerance { throw ExitCode(1) }
     }
 }

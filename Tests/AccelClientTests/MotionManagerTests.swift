@@ -41,9 +41,12 @@ struct MotionManagerTests {
         let data = received.wait { $0.count >= 40 }
         #expect(data.count >= 40)
         let steps = zip(data, data.dropFirst()).map { $1.sequence - $0.sequence }
-        #expect(steps.allSatisfy { $0 == 2 }, "50 Hz from a 100 Hz chip is every second sample: \(steps)")
+        // 50 Hz from a 100 Hz chip is every second sample. A sample the
+        // daemon lost (a loaded machine starves it: the full suite once
+        // lost 6) is a step of 4, and counted.
+        #expect(steps.allSatisfy { $0 >= 2 && $0 % 2 == 0 }, "every second sample: \(steps)")
+        #expect(manager.lostSampleCount >= steps.reduce(0) { $0 + Int($1) - 2 }, "every gap counted")
         #expect(abs((data.last?.acceleration.z ?? 0) - 1) < 0.1, "flat and still reads +1 g on z")
-        #expect(manager.lostSampleCount == 0)
         // Pull: what a program reads whenever it likes.
         manager.startAccelerometerUpdates()
         let latest = try #require(manager.accelerometerData)

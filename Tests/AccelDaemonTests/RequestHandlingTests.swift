@@ -137,4 +137,17 @@ struct RequestHandlingTests {
         #expect(try await rig.next() == .zero(pitch: 0, roll: 0))
         #expect(try await rig.next() == .zero(pitch: 0, roll: 0))
     }
+
+    @Test("replies come in the order of the requests, status among them")
+    func repliesInOrder() async throws {
+        let rig = try await HubRig()
+        _ = try await rig.next()
+        try await rig.publish(seq: 7)
+        try await rig.send(#"{"class":"status"}"# + "\n" + #"{"class":"poll"}"# + "\n" + #"{"class":"status"}"# + "\n")
+        guard case .status(let report) = try await rig.next() else { Issue.record("status first"); return }
+        #expect(report.clients == 1)
+        guard case .poll(let frame?) = try await rig.next() else { Issue.record("then poll"); return }
+        #expect(frame.seq == 7)
+        guard case .status = try await rig.next() else { Issue.record("then status"); return }
+    }
 }

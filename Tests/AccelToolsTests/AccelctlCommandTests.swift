@@ -119,8 +119,14 @@ struct AccelctlDirectTests {
     @Test("rate measures the output data rate within the datasheet's tolerance, and the noise")
     func rate() throws {
         let result = try accelctl(["rate", "--simulate", "rest", "--seconds", "1", "--rate", "400"])
-        #expect(result.status == 0)
         #expect(result.stdout.contains("nominal 400 Hz"))
+        // A machine too busy to poll in time (the whole suite at once) is
+        // told so, exit 75, rather than given a wrong rate.
+        if result.status == 75 {
+            #expect(result.stderr.contains("the rate is not reliable"), "\(result.stderr)")
+            return
+        }
+        #expect(result.status == 0, "\(result.stderr)")
         let measured = result.stdout.split(separator: "\n").first { $0.hasPrefix("output data rate:") }
             .flatMap { Double($0.split(separator: " ")[3]) }
         #expect(measured.map { abs($0 - 400) < 8 } == true, "\(result.stdout)")
