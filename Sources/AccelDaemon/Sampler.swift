@@ -423,11 +423,7 @@ public final class Sampler: @unchecked Sendable {
                 logger.notice("\(overrunHistory.nonzeroBitCount) of the last 32 reads found samples overwritten: acquiring the chip's phase again (\(counters.reacquisitions) times so far; said at most once a minute)")
             }
             overrunHistory = 0
-            readsSinceAcquisition = 0
-            fit.reset(nominalPeriod: 1e9 / Double(configuration.rate))
-            probeCountdown = 1
-            probing = false
-            probeLead = nil
+            acquirePhase()
         }
         let (frame, events) = deliver(reading.counts, instant: instant)
         send(.frame(frame, events))
@@ -582,11 +578,16 @@ public final class Sampler: @unchecked Sendable {
         tokens = 3
         paced = false
         impossibleTimes.removeAll()
+        acquirePhase()
+        resynchronise = true
+    }
+
+    /// Forgets the fitted clock and probes for the phase from the nominal period.
+    private func acquirePhase() {
         fit.reset(nominalPeriod: 1e9 / Double(configuration.rate))
         probeCountdown = 1
         probing = false
         probeLead = nil
-        resynchronise = true
         readsSinceAcquisition = 0
     }
 

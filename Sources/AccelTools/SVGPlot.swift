@@ -44,12 +44,12 @@ public struct SVGPlot {
         }
     }
 
-    /// A label's box: where it is drawn and how wide it can be. The width
-    /// is an upper bound (7.5 px a character at 12 px sans-serif, wider than
-    /// any common face's average), so boxes that do not overlap here do not
-    /// overlap on screen either.
+    /// Where a label is drawn. Its width is reckoned as an upper bound
+    /// (7.5 px a character at 12 px sans-serif, wider than any common
+    /// face's average), so labels that do not overlap here do not overlap
+    /// on screen either.
     struct LabelBox: Equatable {
-        let x: Double, lane: Int, width: Double
+        let x: Double, lane: Int
         static func width(of text: String) -> Double { Double(text.count) * 7.5 + 4 }
     }
 
@@ -58,10 +58,9 @@ public struct SVGPlot {
     static func layout(_ labels: [(x: Double, text: String)], lanes: Int) -> [LabelBox?] {
         var ends = [Double](repeating: -.infinity, count: lanes)
         return labels.map { label in
-            let width = LabelBox.width(of: label.text)
             guard let lane = ends.firstIndex(where: { $0 <= label.x }) else { return nil }
-            ends[lane] = label.x + width
-            return LabelBox(x: label.x, lane: lane, width: width)
+            ends[lane] = label.x + LabelBox.width(of: label.text)
+            return LabelBox(x: label.x, lane: lane)
         }
     }
 
