@@ -111,11 +111,12 @@ public final class DaemonProcess {
 
 /// A newline-delimited JSON client over a Unix stream socket.
 public final class LineClient {
-    public let fd: Int32
+    public private(set) var fd: Int32
     private var buffer: [UInt8] = []
 
     public init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // CLOEXEC: a child another test spawns must not hold this connection open.
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -191,8 +192,14 @@ public final class LineClient {
         return nil
     }
 
-    public func close() { Glibc.close(fd) }
-    deinit { Glibc.close(fd) }
+    /// Closes once: a second close(2) of the same number could close a
+    /// descriptor another test thread has opened since (a CI run once lost
+    /// a child's stderr pipe that way).
+    public func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+    deinit { close() }
 }
 
 /// A short scripted day in the life, as a trace file: faceUp, portrait,
