@@ -41,6 +41,7 @@ struct PhaseFit {
 
     func instant(of seq: UInt64) -> Double { intercept + slope * Double(seq) }
 
-    /// The sequence number of the newest sample made by `t`.
-    func newest(at t: Double) -> Int64 { Int64(((t - intercept) / slope + 0.05).rounded(.down)) }
+    /// The sequence number of the newest sample made by `t`, counting one
+    /// due within `lead` periods after it as made.
+    func newest(at t: Double, lead: Double = 0.05) -> Int64 { Int64(((t - intercept) / slope + lead).rounded(.down)) }
 }

@@ -100,6 +100,10 @@ public final class Sampler: @unchecked Sendable {
     /// After a reset or an outage, the next sample's gap comes from elapsed
     /// time even without an overrun flag.
     private var resynchronise = false
+    /// A read after a gap that came within the fit's error of the instant of
+    /// sample `earlier + 1`: it holds that one or the one before. The next
+    /// read, a quarter period after that instant, decides (see `decide`).
+    private var undecided: (reading: Reading, at: UInt64, earlier: UInt64)?
     private var failure: (since: UInt64, delay: UInt64, announced: Bool)?
     /// A wrong part was announced during this failure.
     private var wrongPartAnnounced = false
@@ -241,7 +245,9 @@ public final class Sampler: @unchecked Sendable {
         do {
             if driver!.fifoWatermark > 0 { return try stepFIFO(now) }
             let reading = try driver!.read()
+            let after = time.nanoseconds
             defer { lastPoll = now }
+            if let undecided { return decide(undecided, by: reading, now) }
             guard reading.status.contains(.dataReady) else {
                 pollWasEmpty = true
                 return try handleEmpty(now)
@@ -250,6 +256,7 @@ public final class Sampler: @unchecked Sendable {
             stalledAnnounced = false
             if let delay = rejectImpossible(reading, now) { return delay }
             lastAccepted = now
+            if let delay = deferIfAmbiguous(reading, from: now, to: after) { return delay }
             let instant = publish(reading, at: now)
             pollWasEmpty = false
             return paced ? pacedDelay(now) : schedule(after: instant, now: now)
@@ -363,8 +370,53 @@ public final class Sampler: @unchecked Sendable {
         return UInt64(max(target - Double(now), period / 10))
     }
 
+    // MARK: Which sample a read after a gap holds
+
+    /// After a gap (overrun, outage) the fitted clock says which sample is
+    /// the newest at the read. When the read (its transfer, widened by the
+    /// fit's error) spans a sample's instant, that can be either of two:
+    /// the read is held, undecided, and the next one comes a quarter
+    /// period after that instant. Returns that delay, or nil to publish now.
+    /// (Rounding toward the later numbered a sample one ahead of the chip
+    /// after a SIGSTOP in the kernel stage, and counted one lost too many.)
+    private func deferIfAmbiguous(_ reading: Reading, from now: UInt64, to after: UInt64) -> UInt64? {
+        guard reading.status.contains(.overrun) || resynchronise, !paced, fit.count >= 4 else { return nil }
+        let error = 0.08 * period
+        let earliest = max(Int64(seq), fit.newest(at: Double(now) - error, lead: 0))
+        let latest = max(Int64(seq), fit.newest(at: Double(after) + error, lead: 0))
+        guard latest > earliest else { return nil }
+        undecided = (reading, now, UInt64(earliest))
+        let boundary = fit.instant(of: UInt64(earliest + 1))
+        return UInt64(max(boundary + period / 4 - Double(now), period / 10))
+    }
+
+    /// The read after an undecided one. Made between the later candidate's
+    /// instant and the next sample's (by the fit, with its error), it finds
+    /// nothing new when the held read already had the later candidate, and
+    /// that one when it had the earlier. A read outside that window (a late
+    /// wake) decides nothing: the held read then takes the nearer guess.
+    private func decide(_ held: (reading: Reading, at: UInt64, earlier: UInt64), by reading: Reading, _ now: UInt64) -> UInt64 {
+        undecided = nil
+        let later = held.earlier + 1, error = 0.08 * period
+        let inWindow = Double(now) > fit.instant(of: later) + error && Double(now) < fit.instant(of: later + 1) - error
+        let fresh = reading.status.contains(.dataReady)
+        let number: UInt64
+        if inWindow && !reading.status.contains(.overrun) {
+            number = fresh ? held.earlier : later
+        } else {
+            number = UInt64(max(Int64(held.earlier), min(Int64(later), fit.newest(at: Double(held.at), lead: 0))))
+        }
+        publish(held.reading, at: held.at, as: number)
+        guard fresh else { return UInt64(max(fit.instant(of: seq) + margin - Double(now), period / 10)) }
+        pollWasEmpty = false
+        let instant = publish(reading, at: now)
+        return schedule(after: instant, now: now)
+    }
+
     /// Publishes a sample read at `now`; returns its estimated instant.
-    private func publish(_ reading: Reading, at now: UInt64) -> Double {
+    /// `number`, when given, is which sample it is (an undecided read, decided).
+    @discardableResult
+    private func publish(_ reading: Reading, at now: UInt64, as number: UInt64? = nil) -> Double {
         let overrun = reading.status.contains(.overrun)
         if overrun { counters.overruns += 1 }
         // Judged from the 64th read after an acquisition on: acquiring
@@ -377,10 +429,10 @@ public final class Sampler: @unchecked Sendable {
         // due by now.
         // After a bus fault the chip's clock ran on, so the fitted line still
         // says which sample is due; after a reset it was cleared.
-        var current = seq
+        var current = number ?? seq
         // Paced (data-ready stuck at 1): the clock, not the bit, says
         // which sample is the newest.
-        if overrun || resynchronise || paced {
+        if number == nil && (overrun || resynchronise || paced) {
             let minimum = Int64(seq) + (overrun ? 1 : 0)
             if fit.isUsable {
                 current = UInt64(max(minimum, fit.newest(at: Double(now))))
@@ -391,9 +443,11 @@ public final class Sampler: @unchecked Sendable {
         }
         resynchronise = false
 
-        let window = Double(now - lastPoll)
+        let window = Double(now) - Double(lastPoll)
         var instant: Double
-        if pollWasEmpty && window < 0.5 * period {
+        if number != nil {
+            instant = min(fit.instant(of: current), Double(now))
+        } else if pollWasEmpty && window < 0.5 * period {
             // Bracketed between an empty read and this one: a measurement.
             probing = false
             probeLead = nil
@@ -405,7 +459,7 @@ public final class Sampler: @unchecked Sendable {
         } else {
             instant = lastInstant.map { $0 + Double(current - seq + 1) * period } ?? Double(now)
         }
-        instant = min(max(instant, Double(lastPoll) + 1), Double(now))
+        if number == nil { instant = min(max(instant, Double(lastPoll) + 1), Double(now)) }
 
         let skipped = Int(current - seq)
         counters.lost += skipped

@@ -142,6 +142,24 @@ struct SamplerTests {
         #expect(rig.sampler.counters.lost == rig.model.counters.samplesLost)
     }
 
+    @Test("a stall ending anywhere within a period: after it, every frame carries the sample its number says, and the gap is what the chip overwrote",
+          arguments: [-0.03, 0.03], [100, 400])
+    func stallEndingAnywhere(rateError: Double, rate: Int) throws {
+        let motion = CountingMotion(period: 1 / (Double(rate) * (1 + rateError)))
+        let rig = try SamplerRig(rate: rate, rateError: rateError, motion: motion)
+        rig.run(seconds: 2)
+        // Stalls of 5 to 6 periods in 40 steps: the read after one comes
+        // anywhere between two of the chip's samples, boundaries included.
+        let period = Double(rig.model.periodNanoseconds)
+        for k in 0..<40 {
+            rig.time.sleep(nanoseconds: UInt64(period * (5 + Double(k) / 40)))
+            rig.run(seconds: 0.25)
+        }
+        let offsets = Set(rig.frames.map { (motion.index(of: $0) - Int($0.seq) % 64 + 64) % 64 })
+        #expect(offsets.count == 1, "frames labelled with another sample's number: offsets \(offsets.sorted())")
+        #expect(rig.gaps == rig.lost, "gaps \(rig.gaps), the chip lost \(rig.lost)")
+    }
+
     @Test("a burst of bus errors: device lost, then back, and the sequence gap matches what the chip overwrote",
           arguments: [0.01, 0.2, 5.0], [0.0, 0.04])
     func busErrors(seconds: Double, rateError: Double) throws {
@@ -453,4 +471,17 @@ struct FIFOSamplerTests {
         #expect(rig.frames.count > published + 50, "served again once the right part is back")
         #expect(rig.deviceEvents.last!.state == .back)
     }
+}
+
+/// The x axis counts the chip's samples (mod 64, one 18 mg digit each), so
+/// a frame shows which sample it carries.
+final class CountingMotion: MotionSource {
+    let name = "count"
+    let duration = Double.infinity
+    let period: Double
+    init(period: Double) { self.period = period }
+    func specificForce(at t: Double) -> Vector3 {
+        Vector3(Double(Int((t / period).rounded()) % 64) * 0.018, 0, 1)
+    }
+    func index(of frame: Frame) -> Int { Int((frame.acceleration.x / 0.018).rounded()) }
 }
