@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "acceld", targets: ["acceld"]),
         .executable(name: "accelctl", targets: ["accelctl"]),
+        .executable(name: "acceld-gateway", targets: ["acceld-gateway"]),
         .library(name: "AccelDriver", targets: ["AccelDriver"]),
         // For programs on the board: Core Motion's shape over acceld's socket.
         .library(name: "AccelClient", targets: ["AccelClient"]),
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
         // The value types everything shares: Vector3, Axis, Sample,
@@ -53,6 +55,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // The network faces, outside the daemon: HTTP and WebSocket (NIO's
+        // own handlers), the live page's streams, Prometheus metrics.
+        .target(
+            name: "AccelGateway",
+            dependencies: [
+                "AccelCore", "AccelProtocol", "AccelClient", "AccelConfiguration",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .executableTarget(
+            name: "acceld-gateway",
+            dependencies: [
+                "AccelGateway", "AccelConfiguration",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The detectors' regression table on the development recordings
@@ -107,6 +131,7 @@ let package = Package(
         ),
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelProtocol", "AccelClient", "TestSupport"]),
         .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport"]),
+        .testTarget(name: "AccelGatewayTests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelGateway"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,7 +17,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Products of packages, by the module names a source file imports.
 PRODUCT_MODULES = {"Logging": "Logging", "NIOCore": "NIOCore", "NIOPosix": "NIOPosix",
-                   "NIOEmbedded": "NIOEmbedded", "ArgumentParser": "ArgumentParser"}
+                   "NIOEmbedded": "NIOEmbedded", "ArgumentParser": "ArgumentParser",
+                   "NIOHTTP1": "NIOHTTP1", "NIOWebSocket": "NIOWebSocket", "Prometheus": "Prometheus"}
 
 
 def targets():

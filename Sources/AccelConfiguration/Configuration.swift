@@ -10,6 +10,7 @@ public struct Configuration: Sendable, Equatable {
     public var motion = MotionSettings()
     public var socket = SocketSettings()
     public var daemon = DaemonSettings()
+    public var gateway = GatewaySettings()
     public init() {}
 }
 
@@ -219,6 +220,25 @@ extension Configuration {
             .number("tap", "latency-seconds", \.motion.tap.latencySeconds, 0...2, unit: "s", "ringing after a tap, ignored"),
             .number("tap", "settle-seconds", \.motion.tap.settleSeconds, 0...2, unit: "s", "stillness after the ringing before a double tap counts"),
             .number("tap", "double-tap-seconds", \.motion.tap.doubleTapSeconds, 0.01...5, unit: "s", "a second tap must begin within this"),
+
+            // Issue #16: acceld-gateway's network faces (acceld never reads them).
+            .flag("gateway", "http", \.gateway.http, "serve the live page, its WebSocket streams and /metrics"),
+            ConfigKey(section: "gateway", name: "listen", help: "host:port HTTP listens on", set: { config, text in
+                guard GatewaySettings.endpoint(text) != nil else { return "'\(text)' is not host:port, such as 127.0.0.1:8080 or [::1]:8080" }
+                config.gateway.listen = text
+                return nil
+            }, get: { $0.gateway.listen }),
+            ConfigKey(section: "gateway", name: "server-names", help: "names besides loopback that Host may carry", set: { config, text in
+                let names = text.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty && $0 != "\"\"" }
+                if let bad = names.first(where: { $0.contains(where: { " /:@".contains($0) }) }) {
+                    return "'\(bad)' is not a host name (no port, no scheme): write board.local, 192.168.1.20"
+                }
+                config.gateway.serverNames = names
+                return nil
+            }, get: { $0.gateway.serverNames.isEmpty ? "\"\"" : $0.gateway.serverNames.joined(separator: ", ") }),
+            .text("gateway", "web-root", \.gateway.webRoot, "the live page's files"),
+            .flag("gateway", "metrics", \.gateway.metrics, "serve Prometheus metrics at /metrics"),
+            .integer("gateway", "max-connections", \.gateway.maxConnections, within: 1...100_000, "HTTP and WebSocket connections at once"),
         ]
     }
 

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+/// The [gateway] section: acceld-gateway's network faces. acceld itself
+/// never reads it (the daemon stays off the network); every face is off
+/// until enabled.
+public struct GatewaySettings: Sendable, Equatable {
+    /// The live page, its WebSocket streams and (with `metrics`) /metrics.
+    public var http = false
+    /// Where HTTP listens, host:port. Loopback unless set otherwise.
+    public var listen = "127.0.0.1:8080"
+    /// Names (besides loopback) the board is reached by: requests whose
+    /// Host names anything else are refused (DNS rebinding).
+    public var serverNames: [String] = []
+    /// The live page's files.
+    public var webRoot = "/usr/share/acceld/web"
+    /// Prometheus exposition at /metrics.
+    public var metrics = false
+    /// HTTP and WebSocket connections at once.
+    public var maxConnections = 256
+    public init() {}
+
+    /// `listen` split, or why it cannot be: "host:port", "[v6]:port".
+    public static func endpoint(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelConfiguration
+import AccelGateway
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+
+/// acceld-gateway: the network faces of acceld (docs/GATEWAY.md).
+struct GatewayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "acceld-gateway",
+        abstract: "Serve acceld on the network: the live page, WebSocket streams (acceld's and the browser's DeviceMotion), Prometheus metrics.",
+        discussion: """
+            A client of acceld's socket; acceld itself never touches the network. Every face is off until
+            enabled in [gateway] of the configuration file or here. Examples:
+              acceld-gateway --http --web-root Web --socket /tmp/acceld.sock    # the live page on http://127.0.0.1:8080
+              acceld-gateway --config /etc/acceld/acceld.conf                    # as the systemd unit runs it
+            """)
+
+    static let defaultConfigurationPath = "/etc/acceld/acceld.conf"
+
+    @Option(help: "Configuration file (default: \(defaultConfigurationPath) if it exists, else built-in defaults).")
+    var config: String?
+    @Option(help: "acceld's socket (default: [socket] path).")
+    var socket: String?
+    @Flag(help: "Serve the live page and its WebSocket streams ([gateway] http).")
+    var http = false
+    @Flag(help: "Serve Prometheus metrics at /metrics ([gateway] metrics).")
+    var metrics = false
+    @Option(help: "host:port to listen on ([gateway] listen); port 0 picks a free one.")
+    var listen: String?
+    @Option(name: .customLong("server-name"), help: "A name besides loopback that Host may carry ([gateway] server-names); repeatable.")
+    var serverNames: [String] = []
+    @Option(help: "The live page's files ([gateway] web-root).")
+    var webRoot: String?
+    @Flag(help: "Check the configuration and the page's files, print what would be served, and exit.")
+    var checkConfig = false
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "notice"
+
+    func run() throws {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            fail("--log-level \(logLevel) is not one of trace, debug, info, notice, warning, error, critical", code: 64)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var configuration = Configuration()
+        var path = config
+        if path == nil, FileManager.default.isReadableFile(atPath: Self.defaultConfigurationPath) { path = Self.defaultConfigurationPath }
+        do {
+            if let path { configuration = try Configuration(contentsOf: path) }
+        } catch {
+            fail("\(error)", code: 78)
+        }
+        var settings = configuration.gateway
+        if http { settings.http = true }
+        if metrics { settings.metrics = true }
+        if let listen {
+            guard GatewaySettings.endpoint(listen) != nil else { fail("--listen '\(listen)' is not host:port, such as 127.0.0.1:8080", code: 64) }
+            settings.listen = listen
+        }
+        settings.serverNames += serverNames.map { $0.lowercased() }
+        if let webRoot { settings.webRoot = webRoot }
+        guard settings.http || settings.metrics else {
+            fail("every face of acceld-gateway is off: set http = true or metrics = true in [gateway] of \(path ?? Self.defaultConfigurationPath), or pass --http", code: 78)
+        }
+        let assets: WebAssets
+        do { assets = try WebAssets(directory: settings.webRoot) } catch { fail("\(error)", code: 72) }
+        let daemonSocket = socket ?? ProcessInfo.processInfo.environment["ACCELD_SOCKET"] ?? configuration.socket.path
+        if checkConfig {
+            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): listen \(settings.listen), page \(settings.http ? "on" : "off") (\(assets.files.count) files in \(settings.webRoot)), metrics \(settings.metrics ? "on" : "off"), acceld at \(daemonSocket)")
+            return
+        }
+        blockSignals()
+        let gateway = Gateway(settings: settings, daemonSocket: daemonSocket, assets: assets)
+        let environment = ProcessInfo.processInfo.environment
+        let notifier = SystemdNotifier(environment: environment)
+        let where_: String
+        do {
+            where_ = try gateway.start(descriptor: SocketActivation.listeningDescriptors(environment: environment).first)
+        } catch let error as Gateway.StartError {
+            fail(error.description, code: error.exitCode)
+        }
+        Logger(label: "acceld-gateway").notice("serving on \(where_) (page \(settings.http ? "on" : "off"), metrics \(settings.metrics ? "on" : "off")); acceld at \(daemonSocket)")
+        notifier.notify("READY=1\nSTATUS=serving on \(where_)")
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                notifier.notify("STOPPING=1")
+                gateway.stop()
+                Foundation.exit(0)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    /// SIGTERM and SIGINT reach the gateway only through its signal sources.
+    private func blockSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    private func fail(_ message: String, code: Int32) -> Never {
+        FileHandle.standardError.write(Data("acceld-gateway: \(message)\n".utf8))
+        Foundation.exit(code)
+    }
+}
+
+GatewayCommand.main()
