@@ -4,7 +4,8 @@
 # i2c-dev under QEMU), the package test (lintian, piuparts), the boot test
 # (the Debian package under a real systemd, QEMU, with the upgrade from the
 # previous release), the parsers under libFuzzer, then unit and end-to-end
-# tests on the chip model, and the Python client's tests (clients/python).
+# tests on the chip model, the gateway's tests with a real browser and
+# Prometheus (scripts/gateway/), and the Python client's tests (clients/python).
 # Installs what it needs first. docs/TESTING.md describes the stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,6 +56,9 @@ quietly '^\[[0-9]+/[0-9]+\]' swift build
 
 echo "== swift test" >&2
 quietly '^[[:space:]]*(◇|↳)' swift test
+
+echo "== acceld-gateway: the live page in headless Chromium, Prometheus, hostile HTTP (scripts/gateway/)" >&2
+./scripts/gateway-test.sh
 
 echo "== Python client: pytest against acceld on the chip model, the examples, pip install (clients/python)" >&2
 ./scripts/python-client-test.sh

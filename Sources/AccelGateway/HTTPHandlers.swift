@@ -115,10 +115,6 @@ final class WebSocketSession: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) { hub.add(context.channel, stream: stream) }
-    func channelInactive(context: ChannelHandlerContext) {
-        hub.remove(context.channel)
-        context.fireChannelInactive()
-    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)

@@ -41,16 +41,21 @@ final class StreamHub {
 
     func add(_ channel: Channel, stream: Stream) {
         loop.preconditionInEventLoop()
-        sessions[ObjectIdentifier(channel)] = Session(channel: channel, stream: stream)
+        let id = ObjectIdentifier(channel)
+        sessions[id] = Session(channel: channel, stream: stream)
+        // By the close future, not channelInactive: a client that hangs up
+        // during the upgrade is already inactive when its session is added.
+        let hub = NIOLoopBound(self, eventLoop: loop)
+        channel.closeFuture.whenComplete { _ in hub.value.remove(id) }
         metrics.webSocketClients.set(to: Double(sessions.count))
         if stream == .acceld {
             let greeting = [gatewayLine, hello, watch, orientation, device, status].compactMap { $0 }
-            send(greeting, to: ObjectIdentifier(channel))
+            send(greeting, to: id)
         }
     }
 
-    func remove(_ channel: Channel) {
-        sessions[ObjectIdentifier(channel)] = nil
+    private func remove(_ id: ObjectIdentifier) {
+        sessions[id] = nil
         metrics.webSocketClients.set(to: Double(sessions.count))
     }
 
