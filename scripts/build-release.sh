@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds acceld and accelctl for installing: release, with the Swift runtime
+# Builds acceld, accelctl and acceld-gateway for installing: release, with the Swift runtime
 # linked in statically, so a board needs no Swift toolchain (only libc,
 # libstdc++ and libi2c). Prints only errors, warnings (not the
 # static Foundation's own mktemp warning) and "Build ... complete".
-# Output: .build-static/release/{acceld,accelctl}, then the man pages and
+# Output: .build-static/release/{acceld,accelctl,acceld-gateway}, then the man pages and
 # shell completions from them in .build-static/share (scripts/build-docs.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-for product in acceld accelctl; do
+for product in acceld accelctl acceld-gateway; do
     set +e
     swift build -c release --static-swift-stdlib --scratch-path .build-static --product "$product" 2>&1 \
         | grep -E "error|warning: |complete" | grep -v "use of .mktemp" >&2

@@ -63,7 +63,9 @@ Description: accelerometer daemon for LIS302DL-class chips on I2C
  and user acceleration, attitude, and shake, orientation, free-fall and
  movement events. accelctl probes, dumps, self-tests and calibrates the
  chip and shows it live. Runs as a socket-activated systemd service under
- its own user; the Swift runtime is linked in.
+ its own user; the Swift runtime is linked in. acceld-gateway, off until
+ configured, serves a live web page, the browser's DeviceMotion events and
+ Prometheus metrics, so that the daemon itself stays off the network.
 CONTROL
 echo /etc/acceld/acceld.conf > "$stage/DEBIAN/conffiles"
 # md5sums for dpkg --verify and debsums; conffiles have theirs in dpkg's

@@ -64,7 +64,14 @@ struct GatewayCommand: ParsableCommand {
             settings.listen = listen
         }
         settings.serverNames += serverNames.map { $0.lowercased() }
-        if let webRoot { settings.webRoot = webRoot }
+        if let webRoot {
+            settings.webRoot = webRoot
+        } else if settings.webRoot == GatewaySettings().webRoot, !FileManager.default.fileExists(atPath: settings.webRoot) {
+            // make install under another PREFIX: the page sits beside bin/.
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            let besides = executable.appendingPathComponent("../share/acceld/web").standardized.path
+            if FileManager.default.fileExists(atPath: besides) { settings.webRoot = besides }
+        }
         guard settings.http || settings.metrics else {
             fail("every face of acceld-gateway is off: set http = true or metrics = true in [gateway] of \(path ?? Self.defaultConfigurationPath), or pass --http", code: 78)
         }

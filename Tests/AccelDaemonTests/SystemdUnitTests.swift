@@ -40,4 +40,27 @@ struct SystemdUnitTests {
         #expect(config.contains("path = /run/acceld/acceld.sock"), "the daemon's default socket is the socket unit's")
         #expect(config.contains("calibration-file = /var/lib/acceld/"), "state stays in StateDirectory")
     }
+
+    @Test("systemd-analyze verify accepts the gateway's units; the daemon keeps no network, the gateway its own user")
+    func gateway() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.analyzer) else {
+            Issue.record("systemd-analyze is missing: scripts/test.sh installs the systemd package")
+            return
+        }
+        let directory = scratchDirectory()
+        let text = try String(contentsOfFile: repositoryRoot + "/systemd/acceld-gateway.service", encoding: .utf8)
+        try text.replacingOccurrences(of: "/usr/bin/acceld-gateway", with: repositoryRoot + "/.build/debug/acceld-gateway")
+            .write(toFile: directory + "/acceld-gateway.service", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/systemd/acceld-gateway.socket", toPath: directory + "/acceld-gateway.socket")
+        let result = try run(Self.analyzer, ["verify", directory + "/acceld-gateway.socket", directory + "/acceld-gateway.service"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        // Units it names that this machine lacks (acceld.socket) are fine.
+        let warnings = result.stderr.split(separator: "\n").filter { !$0.contains("acceld.socket") }
+        #expect(warnings.isEmpty, "no warnings: \(warnings)")
+        for line in ["User=acceld-gateway", "SupplementaryGroups=acceld", "ProtectSystem=strict", "CapabilityBoundingSet=\n", "Type=notify"] {
+            #expect(text.contains("\n" + line), "missing \(line)")
+        }
+        let daemon = try String(contentsOfFile: repositoryRoot + "/systemd/acceld.service", encoding: .utf8)
+        #expect(daemon.contains("\nIPAddressDeny=any") && daemon.contains("\nRestrictAddressFamilies=AF_UNIX\n"), "acceld itself stays off the network")
+    }
 }
