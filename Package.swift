@@ -57,12 +57,14 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Eclipse Mosquitto's C client library (Debian: libmosquitto-dev).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // The network faces, outside the daemon: HTTP and WebSocket (NIO's
-        // own handlers), the live page's streams, Prometheus metrics.
+        // own handlers), the live page's streams, Prometheus metrics, MQTT.
         .target(
             name: "AccelGateway",
             dependencies: [
-                "AccelCore", "AccelProtocol", "AccelClient", "AccelConfiguration",
+                "AccelCore", "AccelProtocol", "AccelClient", "AccelConfiguration", "CMosquitto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -239,6 +239,32 @@ extension Configuration {
             .text("gateway", "web-root", \.gateway.webRoot, "the live page's files"),
             .flag("gateway", "metrics", \.gateway.metrics, "serve Prometheus metrics at /metrics"),
             .integer("gateway", "max-connections", \.gateway.maxConnections, within: 1...100_000, "HTTP and WebSocket connections at once"),
+            .flag("gateway", "mqtt", \.gateway.mqtt.enabled, "publish events to an MQTT broker"),
+            ConfigKey(section: "gateway", name: "mqtt-broker", help: "host:port of the broker", set: { config, text in
+                guard let endpoint = GatewaySettings.endpoint(text), endpoint.port > 0 else { return "'\(text)' is not host:port, such as broker.lan:1883" }
+                config.gateway.mqtt.broker = text
+                return nil
+            }, get: { $0.gateway.mqtt.broker }),
+            ConfigKey(section: "gateway", name: "mqtt-prefix", help: "first level of every topic", set: { config, text in
+                guard !text.isEmpty, !text.contains(where: { "+#".contains($0) }), !text.hasPrefix("/"), !text.hasSuffix("/") else {
+                    return "'\(text)' cannot start a topic: no + or #, no leading or trailing /"
+                }
+                config.gateway.mqtt.prefix = text
+                return nil
+            }, get: { $0.gateway.mqtt.prefix }),
+            ConfigKey(section: "gateway", name: "mqtt-board", help: "this board's topic level", set: { config, text in
+                let name = text == "\"\"" ? "" : text
+                guard !name.contains(where: { "+#/".contains($0) }) else { return "'\(text)' cannot be one topic level: no +, # or /" }
+                config.gateway.mqtt.board = name
+                return nil
+            }, get: { $0.gateway.mqtt.board.isEmpty ? "\"\"" : $0.gateway.mqtt.board }),
+            .number("gateway", "mqtt-frames-hz", \.gateway.mqtt.framesHz, 0...1000, unit: "Hz", "frames published per second (0: none)"),
+            .integer("gateway", "mqtt-queue", \.gateway.mqtt.queue, within: 1...1_000_000, "messages kept while the broker is away"),
+            .text("gateway", "mqtt-username", \.gateway.mqtt.username, "user name at the broker"),
+            .text("gateway", "mqtt-password-file", \.gateway.mqtt.passwordFile, "file holding the password"),
+            .text("gateway", "mqtt-tls-ca-file", \.gateway.mqtt.tlsCAFile, "CA certificate(s) of the broker; empty: no TLS"),
+            .text("gateway", "mqtt-tls-cert-file", \.gateway.mqtt.tlsCertFile, "TLS client certificate"),
+            .text("gateway", "mqtt-tls-key-file", \.gateway.mqtt.tlsKeyFile, "TLS client key"),
         ]
     }
 

@@ -16,6 +16,7 @@ public struct GatewaySettings: Sendable, Equatable {
     public var metrics = false
     /// HTTP and WebSocket connections at once.
     public var maxConnections = 256
+    public var mqtt = MQTTSettings()
     public init() {}
 
     /// `listen` split, or why it cannot be: "host:port", "[v6]:port".
@@ -25,4 +26,29 @@ public struct GatewaySettings: Sendable, Equatable {
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return host.isEmpty ? nil : (host, port)
     }
+}
+
+/// MQTT for fleets: events to `<prefix>/<board>/<class>` at QoS 1.
+public struct MQTTSettings: Sendable, Equatable {
+    public var enabled = false
+    /// host:port of the broker (8883 is the usual port with TLS).
+    public var broker = "127.0.0.1:1883"
+    public var prefix = "acceld"
+    /// This board's name in topics; empty: the host name.
+    public var board = ""
+    /// Frames per second published to `<prefix>/<board>/frame`; 0: none.
+    public var framesHz = 0.0
+    /// Messages kept while the broker is away (or slow to acknowledge);
+    /// beyond it they are dropped and counted.
+    public var queue = 1000
+    public var username = ""
+    /// A file holding the password (one line), readable by the gateway's
+    /// user only: the password never stands in this file, a log or metrics.
+    public var passwordFile = ""
+    /// TLS: the CA certificate(s) that sign the broker's; empty: no TLS.
+    public var tlsCAFile = ""
+    /// TLS client certificate and key, when the broker asks for one.
+    public var tlsCertFile = ""
+    public var tlsKeyFile = ""
+    public init() {}
 }

@@ -36,12 +36,16 @@ public final class Gateway: Sendable {
     private let limiter: ConnectionLimiter
     private let logger = Logger(label: "acceld-gateway")
     public let metrics: GatewayMetrics
+    private let mqtt: MQTTPublisher?
 
-    public init(settings: GatewaySettings, daemonSocket: String, assets: WebAssets) {
+    /// Throws when the MQTT face cannot be set up (its password or TLS files).
+    public init(settings: GatewaySettings, daemonSocket: String, assets: WebAssets) throws(MQTTPublisher.SetupError) {
         let loop = group.next()
         let metrics = GatewayMetrics()
+        let mqtt = settings.mqtt.enabled ? try MQTTPublisher(settings: settings.mqtt, metrics: metrics) : nil
+        self.mqtt = mqtt
         // The hub lives on the loop: made there, used only there.
-        let hub = try! loop.submit { NIOLoopBound(StreamHub(loop: loop, metrics: metrics), eventLoop: loop) }.wait()
+        let hub = try! loop.submit { NIOLoopBound(StreamHub(loop: loop, metrics: metrics, mqtt: mqtt), eventLoop: loop) }.wait()
         self.settings = settings
         self.metrics = metrics
         self.hub = hub
@@ -62,8 +66,16 @@ public final class Gateway: Sendable {
     }
 
     /// Starts listening (on `descriptor` when systemd passed one, else on
-    /// `[gateway] listen`) and connects to acceld. Returns where it listens.
-    public func start(descriptor: Int32? = nil) throws -> String {
+    /// `[gateway] listen`) when HTTP or metrics are on, connects to acceld
+    /// and to the broker. Returns where it listens (nil: it does not).
+    public func start(descriptor: Int32? = nil) throws -> String? {
+        let listening = settings.http || settings.metrics ? try listen(descriptor: descriptor) : nil
+        feed.start()
+        mqtt?.start()
+        return listening
+    }
+
+    private func listen(descriptor: Int32?) throws -> String {
         let shared = shared, hub = hub, limiter = limiter
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -94,7 +106,6 @@ public final class Gateway: Sendable {
             throw StartError.listen(address: address, reason: "\(error)", code: 69)
         }
         serverChannel.withLock { $0 = channel }
-        feed.start()
         guard let local = channel.localAddress, let ip = local.ipAddress, let port = local.port else { return address }
         return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     }
@@ -108,6 +119,7 @@ public final class Gateway: Sendable {
     /// from acceld.
     public func stop() {
         feed.stop()
+        mqtt?.stop()
         if let channel = serverChannel.withLock({ $0 }) {
             try? channel.close().wait()
             let hub = hub

@@ -22,6 +22,8 @@ public final class GatewayMetrics: Sendable {
     let refusals: [String: Counter]
     let webSocketClients: Gauge
     let webSocketDropped: Counter
+    let mqttConnected, mqttQueue: Gauge
+    let mqttPublished, mqttDropped, mqttConnections: Counter
 
     public init() {
         let r = registry
@@ -52,6 +54,11 @@ public final class GatewayMetrics: Sendable {
         })
         webSocketClients = r.makeGauge(descriptor: named("acceld_gateway_websocket_clients", "WebSocket clients connected"))
         webSocketDropped = counter("acceld_gateway_websocket_dropped_total", "Messages not sent to a WebSocket client that was not reading")
+        mqttConnected = r.makeGauge(descriptor: named("acceld_gateway_mqtt_connected", "1 while the gateway is connected to the MQTT broker"))
+        mqttQueue = r.makeGauge(descriptor: named("acceld_gateway_mqtt_queue", "MQTT messages waiting for the broker's acknowledgement"))
+        mqttPublished = counter("acceld_gateway_mqtt_published_total", "MQTT messages the broker acknowledged")
+        mqttDropped = counter("acceld_gateway_mqtt_dropped_total", "MQTT messages dropped because the queue was full")
+        mqttConnections = counter("acceld_gateway_mqtt_connections_total", "Connections made to the MQTT broker, reconnections included")
     }
 
     func daemon(connected isConnected: Bool) {

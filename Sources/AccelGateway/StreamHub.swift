@@ -23,6 +23,7 @@ final class StreamHub {
 
     private let loop: EventLoop
     private let metrics: GatewayMetrics
+    private let mqtt: MQTTPublisher?
     private var sessions: [ObjectIdentifier: Session] = [:]
     /// The gateway's own state line, then acceld's latest hello, watch reply,
     /// orientation, device and status lines: what a newcomer is sent first.
@@ -32,9 +33,10 @@ final class StreamHub {
     private var frameInterval = 10.0
     static let stuckLimit = TimeAmount.seconds(10)
 
-    init(loop: EventLoop, metrics: GatewayMetrics) {
+    init(loop: EventLoop, metrics: GatewayMetrics, mqtt: MQTTPublisher?) {
         self.loop = loop
         self.metrics = metrics
+        self.mqtt = mqtt
     }
 
     var count: Int { sessions.count }
@@ -78,23 +80,32 @@ final class StreamHub {
                 metrics.daemon(connected: true)
                 metrics.device(greeting.device)
                 lines += [gatewayLine, hello!]
+                mqtt?.publish("daemon", gatewayLine, retain: true)
+                mqtt?.publish("device", Array(Message.device(greeting.device).json.utf8), retain: true)
             case .disconnected(let reason):
                 gatewayLine = StreamHub.gatewayLine(connected: false, reason: reason)
                 metrics.daemon(connected: false)
                 lines.append(gatewayLine)
+                mqtt?.publish("daemon", gatewayLine, retain: true)
             case .message(let line, let message):
                 switch message {
                 case .frame(let frame):
                     motion.append(Array(BrowserMotion.message(for: frame, interval: frameInterval).utf8))
+                    if let mqtt, mqtt.settings.framesHz > 0 {
+                        let step = UInt64(max(1, (1000 / frameInterval / mqtt.settings.framesHz).rounded()))
+                        if frame.seq % step == 0 { mqtt.publish("frame", line) }
+                    }
                 case .event(let event):
                     metrics.event(event.className)
                     if case .orientation = event { orientation = line }
+                    mqtt?.publish(event.className, line, retain: event.className == "orientation")
                 case .status(let report):
                     metrics.status(report)
                     status = line
                 case .device(let info):
                     metrics.device(info)
                     device = line
+                    mqtt?.publish("device", line, retain: true)
                 case .watch(let reply):
                     watch = line
                     if let rate = reply.rate, rate > 0 { frameInterval = 1000 / rate }

@@ -32,6 +32,13 @@ public struct WebAssets: Sendable {
         self.files = files
     }
 
+    /// No page (only metrics or MQTT are on).
+    public static let none = WebAssets()
+    private init() {
+        directory = ""
+        files = [:]
+    }
+
     public subscript(path: String) -> Asset? { files[path == "/" ? "/index.html" : path] }
 
     static let types = [

@@ -34,6 +34,16 @@ struct GatewayCommand: ParsableCommand {
     var serverNames: [String] = []
     @Option(help: "The live page's files ([gateway] web-root).")
     var webRoot: String?
+    @Flag(help: "Publish events to an MQTT broker ([gateway] mqtt).")
+    var mqtt = false
+    @Option(help: "The broker, host:port ([gateway] mqtt-broker).")
+    var mqttBroker: String?
+    @Option(help: "This board's topic level ([gateway] mqtt-board).")
+    var mqttBoard: String?
+    @Option(help: "Frames per second to publish ([gateway] mqtt-frames-hz).")
+    var mqttFramesHz: Double?
+    @Option(help: "Messages kept while the broker is away ([gateway] mqtt-queue).")
+    var mqttQueue: Int?
     @Flag(help: "Check the configuration and the page's files, print what would be served, and exit.")
     var checkConfig = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -72,28 +82,41 @@ struct GatewayCommand: ParsableCommand {
             let besides = executable.appendingPathComponent("../share/acceld/web").standardized.path
             if FileManager.default.fileExists(atPath: besides) { settings.webRoot = besides }
         }
-        guard settings.http || settings.metrics else {
-            fail("every face of acceld-gateway is off: set http = true or metrics = true in [gateway] of \(path ?? Self.defaultConfigurationPath), or pass --http", code: 78)
+        if mqtt { settings.mqtt.enabled = true }
+        if let mqttBroker {
+            guard GatewaySettings.endpoint(mqttBroker) != nil else { fail("--mqtt-broker '\(mqttBroker)' is not host:port, such as broker.lan:1883", code: 64) }
+            settings.mqtt.broker = mqttBroker
+        }
+        if let mqttBoard { settings.mqtt.board = mqttBoard }
+        if let mqttFramesHz { settings.mqtt.framesHz = mqttFramesHz }
+        if let mqttQueue { settings.mqtt.queue = mqttQueue }
+        guard settings.http || settings.metrics || settings.mqtt.enabled else {
+            fail("every face of acceld-gateway is off: set http, metrics or mqtt = true in [gateway] of \(path ?? Self.defaultConfigurationPath), or pass --http", code: 78)
         }
         let assets: WebAssets
-        do { assets = try WebAssets(directory: settings.webRoot) } catch { fail("\(error)", code: 72) }
+        do { assets = settings.http ? try WebAssets(directory: settings.webRoot) : .none } catch { fail("\(error)", code: 72) }
         let daemonSocket = socket ?? ProcessInfo.processInfo.environment["ACCELD_SOCKET"] ?? configuration.socket.path
         if checkConfig {
-            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): listen \(settings.listen), page \(settings.http ? "on" : "off") (\(assets.files.count) files in \(settings.webRoot)), metrics \(settings.metrics ? "on" : "off"), acceld at \(daemonSocket)")
+            // Credentials are named as set or not, never shown.
+            let broker = settings.mqtt.enabled ? "on (\(settings.mqtt.broker)\(settings.mqtt.username.isEmpty ? "" : ", with a user name")\(settings.mqtt.passwordFile.isEmpty ? "" : " and password")\(settings.mqtt.tlsCAFile.isEmpty ? "" : ", TLS"))" : "off"
+            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): listen \(settings.listen), page \(settings.http ? "on" : "off") (\(assets.files.count) files in \(settings.webRoot)), metrics \(settings.metrics ? "on" : "off"), MQTT \(broker), acceld at \(daemonSocket)")
             return
         }
         blockSignals()
-        let gateway = Gateway(settings: settings, daemonSocket: daemonSocket, assets: assets)
+        let gateway: Gateway
+        do { gateway = try Gateway(settings: settings, daemonSocket: daemonSocket, assets: assets) } catch { fail(error.description, code: error.exitCode) }
         let environment = ProcessInfo.processInfo.environment
         let notifier = SystemdNotifier(environment: environment)
-        let where_: String
+        let listening: String?
         do {
-            where_ = try gateway.start(descriptor: SocketActivation.listeningDescriptors(environment: environment).first)
+            listening = try gateway.start(descriptor: SocketActivation.listeningDescriptors(environment: environment).first)
         } catch let error as Gateway.StartError {
             fail(error.description, code: error.exitCode)
         }
-        Logger(label: "acceld-gateway").notice("serving on \(where_) (page \(settings.http ? "on" : "off"), metrics \(settings.metrics ? "on" : "off")); acceld at \(daemonSocket)")
-        notifier.notify("READY=1\nSTATUS=serving on \(where_)")
+        let faces = "page \(settings.http ? "on" : "off"), metrics \(settings.metrics ? "on" : "off"), MQTT \(settings.mqtt.enabled ? "to \(settings.mqtt.broker)" : "off")"
+        let summary = (listening.map { "serving on \($0)" } ?? "not listening") + " (\(faces)); acceld at \(daemonSocket)"
+        Logger(label: "acceld-gateway").notice("\(summary)")
+        notifier.notify("READY=1\nSTATUS=\(summary)")
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT] {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)

@@ -6,6 +6,7 @@ installs them and runs this file."""
 import json
 import os
 import shutil
+import sys
 import socket
 import subprocess
 import tempfile
@@ -14,6 +15,7 @@ import time
 import unittest
 import urllib.request
 
+from broker import Broker, Subscriber
 from stack import Stack, WebSocket, get, http, wait_for, ROOT
 
 
@@ -179,6 +181,170 @@ class Prometheus(unittest.TestCase):
             server.terminate()
             server.wait(10)
             shutil.rmtree(directory, ignore_errors=True)
+
+
+def metric(stack, name):
+    """A series' value from the gateway's /metrics (0 when absent)."""
+    for line in get(stack.port, "/metrics")[2].decode().split("\n"):
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
+
+
+def daemon_events(stack, seconds, every=10):
+    """acceld's own events and every `every`-th frame (those whose seq is a
+    multiple of it, as the gateway picks them) for `seconds`, read on its
+    socket: the truth the broker's copy is held to."""
+    events = []
+    with socket.socket(socket.AF_UNIX) as s:
+        s.connect(stack.socket)
+        s.settimeout(0.5)
+        f = s.makefile("rwb")
+        f.write(b'{"class":"watch","streams":["events","frames"],"fields":["acc"]}\n')
+        f.flush()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                line = f.readline()
+            except socket.timeout:
+                continue
+            message = json.loads(line)
+            if message["class"] == "frame" and message["seq"] % every:
+                continue
+            if message["class"] not in ("hello", "watch"):
+                events.append(message)
+    return events
+
+
+class MQTT(unittest.TestCase):
+    """The gateway against a real mosquitto broker, mosquitto_sub subscribing."""
+
+    def test_every_event_once_in_order_and_retained_state_for_late_subscribers(self):
+        broker = Broker()
+        subscriber = Subscriber(broker, "acceld/board1/+")
+        stack = Stack("demo", ["--mqtt", "--mqtt-broker", f"127.0.0.1:{broker.port}", "--mqtt-board", "board1"])
+        try:
+            truth = daemon_events(stack, 27)  # a whole demo: six faces, a shake, a drop
+            time.sleep(1)
+            received = [(r, t, json.loads(p)) for r, t, p in subscriber.messages()]
+            kinds = {"orientation", "shake", "freefall", "movement", "tap"}
+            sent = [e for e in truth if e["class"] in kinds]
+            first, last = sent[0]["t"], sent[-1]["t"]
+            got = [m for r, t, m in received if not r and m["class"] in kinds and first <= m["t"] <= last]
+            self.assertGreaterEqual(len({e["class"] for e in sent}), 3, sent)
+            self.assertEqual(got, sent, "every event once, in acceld's order")
+            for retained, topic, message in received:
+                if message["class"] in kinds:
+                    self.assertEqual(topic, f"acceld/board1/{message['class']}")
+            # A late subscriber gets the retained orientation first: the last
+            # one published (acceld stopped, so nothing newer comes).
+            stack.acceld.terminate()
+            stack.acceld.wait(10)
+            time.sleep(1)
+            latest = [m for r, t, m in [(r, t, json.loads(p)) for r, t, p in subscriber.messages()] if m["class"] == "orientation"][-1]
+            late = Subscriber(broker, "acceld/board1/orientation", client_id="late", count=1)
+            late.process.wait(10)
+            retained, topic, payload = late.messages()[0]
+            late.stop()
+            self.assertTrue(retained)
+            self.assertEqual(json.loads(payload), latest)
+        finally:
+            stack.stop()
+            subscriber.stop()
+            broker.stop()
+
+    def test_broker_away_for_five_seconds(self):
+        broker = Broker()
+        subscriber = Subscriber(broker, "acceld/board1/+")
+        queue = 20
+        stack = Stack("demo", ["--mqtt", "--mqtt-broker", f"127.0.0.1:{broker.port}", "--mqtt-board", "board1",
+                               "--mqtt-frames-hz", "10", "--mqtt-queue", str(queue)])
+        try:
+            truth = []
+            reader = threading.Thread(target=lambda: truth.extend(daemon_events(stack, 16)))
+            reader.start()
+            time.sleep(3)
+            broker.stop()
+            time.sleep(5)
+            broker.start()
+            reader.join()
+            wait_for(lambda: metric(stack, "acceld_gateway_mqtt_queue") == 0, 20, "the gateway's queue to drain")
+            # Frames and events, by their time, inside the window both watched
+            # (the outage lies well within it).
+            sent = [m for m in truth if m["class"] != "status"][2:-5]
+            first, last = sent[0]["t"], sent[-1]["t"]
+            received = [p for r, t, p in subscriber.messages() if not r]
+            unique = list(dict.fromkeys(received))
+            frames = [json.loads(p)["seq"] for p in unique if json.loads(p)["class"] == "frame"]
+            self.assertEqual(frames, sorted(frames), "in order (a QoS 1 resend may repeat one; repeats are removed)")
+            arrived = {(m["class"], m["t"]) for m in map(json.loads, unique) if first <= m.get("t", -1) <= last}
+            missing = [(m["class"], m.get("seq")) for m in sent if (m["class"], m["t"]) not in arrived]
+            dropped = metric(stack, "acceld_gateway_mqtt_dropped_total")
+            self.assertGreater(dropped, 0, "5 s at 10 frames a second exceed a queue of 20")
+            self.assertEqual(len(missing), dropped, f"what is missing is what was counted as dropped: {missing}")
+            # Nothing within the bound is lost: the frames just before the
+            # outage and those after it all arrived.
+            self.assertEqual(metric(stack, "acceld_gateway_mqtt_connections_total"), 2)
+        finally:
+            stack.stop()
+            subscriber.stop()
+            broker.stop()
+
+
+class Fleet(unittest.TestCase):
+    """16 boards (acceld --simulate and a gateway each, on this machine)
+    publish to one broker for FLEET_SECONDS (60); one subscriber counts
+    every event. Prints the broker's messages per second and CPU, the
+    figures docs/PERFORMANCE.md scales to 1,000 boards."""
+
+    boards = int(os.environ.get("FLEET_BOARDS", "16"))
+    seconds = float(os.environ.get("FLEET_SECONDS", "60"))
+    frames_hz = 10
+
+    def test_sixteen_boards_one_broker_none_lost(self):
+        broker = Broker()
+        subscriber = Subscriber(broker, "acceld/+/+", client_id="fleet-counter")
+        stacks = []
+        try:
+            for n in range(self.boards):
+                # Each board starts elsewhere in the demo, as a real fleet would.
+                stacks.append(Stack("demo", ["--mqtt", "--mqtt-broker", f"127.0.0.1:{broker.port}", "--mqtt-board", f"board{n:02}",
+                                             "--mqtt-frames-hz", str(self.frames_hz)]))
+                time.sleep(25 / self.boards)
+            wait_for(lambda: all(metric(s, "acceld_gateway_mqtt_connected") == 1 for s in stacks), 20, "every gateway to reach the broker")
+            start_messages, start_cpu, start = len(subscriber.messages()), broker.cpu_seconds(), time.monotonic()
+            time.sleep(self.seconds)
+            messages, cpu, elapsed = len(subscriber.messages()) - start_messages, broker.cpu_seconds() - start_cpu, time.monotonic() - start
+            # acceld stops first: its gateway then has nothing more to send.
+            for stack in stacks:
+                stack.acceld.terminate()
+            for stack in stacks:
+                stack.acceld.wait(10)
+            wait_for(lambda: all(metric(s, "acceld_gateway_mqtt_queue") == 0 for s in stacks), 30, "every gateway's queue to drain")
+            time.sleep(1)
+            kinds = {"orientation", "shake", "freefall", "movement", "tap"}
+            received = {}
+            for retained, topic, payload in subscriber.messages():
+                board, name = topic.split("/")[1:3]
+                if not retained and name in kinds:
+                    received[board] = received.get(board, 0) + 1
+            lost = {}
+            for n, stack in enumerate(stacks):
+                text = get(stack.port, "/metrics")[2].decode()
+                sent = sum(float(line.split()[1]) for line in text.split("\n") if line.startswith("acceld_events_total{"))
+                self.assertEqual(metric(stack, "acceld_gateway_mqtt_dropped_total"), 0)
+                if received.get(f"board{n:02}", 0) != sent:
+                    lost[f"board{n:02}"] = (sent, received.get(f"board{n:02}", 0))
+            self.assertEqual(lost, {}, "events each gateway had from acceld, against what the subscriber counted")
+            total = sum(received.values())
+            print(f"\nfleet: {self.boards} boards, {self.frames_hz} frames/s each plus events, {elapsed:.0f} s: "
+                  f"{messages / elapsed:.1f} messages/s through the broker, broker CPU {cpu / elapsed * 100:.2f} % of a core "
+                  f"({cpu / max(messages, 1) * 1e6:.1f} us per message); {total} events, none lost", file=sys.stderr)
+        finally:
+            for stack in stacks:
+                stack.stop()
+            subscriber.stop()
+            broker.stop()
 
 
 @unittest.skipUnless(shutil.which("chromedriver"), "chromedriver is not installed (scripts/gateway-test.sh installs it)")
