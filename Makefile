@@ -1,6 +1,6 @@
 # Convenience targets; each is one script under scripts/.
 # Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
-.PHONY: all build install uninstall deb demo test bench soak kernel-test boot-test peer-bench
+.PHONY: all build install uninstall deb demo test bench soak kernel-test boot-test peer-bench gateway-test fleet-bench
 
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
@@ -48,3 +48,13 @@ kernel-test:
 # The Debian package installed and run under a real systemd (QEMU).
 boot-test:
 	./scripts/boot-test.sh
+
+# acceld-gateway with real components: headless Chromium, Prometheus,
+# mosquitto, hostile HTTP, the fleet (scripts/gateway/).
+gateway-test:
+	./scripts/gateway-test.sh
+
+# The fleet alone: 16 boards, one broker, FLEET_SECONDS (60); prints the
+# broker's messages a second and CPU.
+fleet-bench:
+	./scripts/gateway-test.sh test_gateway.Fleet

@@ -5,7 +5,7 @@
 # .build-boot/rootfs, keyed by release and package list. Sets $suite,
 # $mirror and $rootfs.
 suite=bookworm
-include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db
+include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1
 mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
            awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
 mirror=${mirror:-http://deb.debian.org/debian}

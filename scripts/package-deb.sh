@@ -53,7 +53,7 @@ Version: $version
 Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6, libi2c0, systemd, init-system-helpers (>= 1.54~), udev, kmod
+Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6, libi2c0, libmosquitto1, systemd, init-system-helpers (>= 1.54~), udev, kmod
 Recommends: i2c-tools
 Section: misc
 Priority: optional
