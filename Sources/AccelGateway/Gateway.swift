@@ -8,9 +8,10 @@ import NIOWebSocket
 import Synchronization
 
 /// acceld-gateway: a client of acceld's socket that holds every network
-/// face (the live page and its WebSocket streams, /metrics), so that the
-/// daemon itself never touches the network. One event loop serves all
-/// connections; one connection to acceld feeds them all.
+/// face (the live page and its WebSocket streams, /metrics, MQTT), so that
+/// the daemon itself never touches the network. One event loop serves all
+/// connections; one connection to acceld feeds them all: the metrics and
+/// the MQTT publisher on the feed's thread, the WebSocket hub on the loop.
 public final class Gateway: Sendable {
     public enum StartError: Error, CustomStringConvertible {
         case listen(address: String, reason: String, code: Int32)
@@ -35,7 +36,7 @@ public final class Gateway: Sendable {
     private let hub: NIOLoopBound<StreamHub>
     private let limiter: ConnectionLimiter
     private let logger = Logger(label: "acceld-gateway")
-    public let metrics: GatewayMetrics
+    private let metrics: GatewayMetrics
     private let mqtt: MQTTPublisher?
 
     /// Throws when the MQTT face cannot be set up (its password or TLS files).
@@ -45,7 +46,7 @@ public final class Gateway: Sendable {
         let mqtt = settings.mqtt.enabled ? try MQTTPublisher(settings: settings.mqtt, metrics: metrics) : nil
         self.mqtt = mqtt
         // The hub lives on the loop: made there, used only there.
-        let hub = try! loop.submit { NIOLoopBound(StreamHub(loop: loop, metrics: metrics, mqtt: mqtt), eventLoop: loop) }.wait()
+        let hub = try! loop.submit { NIOLoopBound(StreamHub(loop: loop, metrics: metrics), eventLoop: loop) }.wait()
         self.settings = settings
         self.metrics = metrics
         self.hub = hub
@@ -54,6 +55,8 @@ public final class Gateway: Sendable {
         self.limiter = ConnectionLimiter(limit: settings.maxConnections, metrics: metrics)
         let logger = logger
         feed = DaemonFeed(socketPath: daemonSocket) { updates in
+            metrics.record(updates)
+            mqtt?.route(updates)
             for update in updates {
                 switch update {
                 case .connected(let hello): logger.notice("connected to acceld \(hello.version): \(hello.device.chip) at \(hello.device.rate) Hz")

@@ -61,6 +61,27 @@ public final class GatewayMetrics: Sendable {
         mqttConnections = counter("acceld_gateway_mqtt_connections_total", "Connections made to the MQTT broker, reconnections included")
     }
 
+    /// What acceld said, counted and kept.
+    func record(_ updates: [DaemonFeed.Update]) {
+        for update in updates {
+            switch update {
+            case .connected(let hello):
+                daemon(connected: true)
+                device(hello.device)
+            case .disconnected:
+                daemon(connected: false)
+            case .message(_, .event(let event)):
+                self.event(event.className)
+            case .message(_, .status(let report)):
+                status(report)
+            case .message(_, .device(let info)):
+                device(info)
+            case .message:
+                break
+            }
+        }
+    }
+
     func daemon(connected isConnected: Bool) {
         connected.set(to: isConnected ? 1 : 0)
         if !isConnected { device(state: nil) }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelConfiguration
+import AccelProtocol
 import CMosquitto
 import Foundation
 import Logging
@@ -130,6 +131,36 @@ public final class MQTTPublisher: @unchecked Sendable {
     }
 
     public func topic(_ name: String) -> String { "\(settings.prefix)/\(board)/\(name)" }
+
+    /// Publishes what acceld said: events (orientation retained), device
+    /// (retained), every n-th frame when asked, and whether acceld is
+    /// reachable (retained). Called on the feed's thread only.
+    public func route(_ updates: [DaemonFeed.Update]) {
+        for update in updates {
+            switch update {
+            case .connected(let hello):
+                publish("daemon", StreamHub.gatewayLine(connected: true, reason: nil), retain: true)
+                publish("device", Array(Message.device(hello.device).json.utf8), retain: true)
+            case .disconnected(let reason):
+                publish("daemon", StreamHub.gatewayLine(connected: false, reason: reason), retain: true)
+            case .message(let line, .event(let event)):
+                publish(event.className, line, retain: event.className == "orientation")
+            case .message(let line, .device):
+                publish("device", line, retain: true)
+            case .message(_, .watch(let reply)):
+                if let rate = reply.rate, rate > 0 { frameStep = UInt64(max(1, (rate / max(settings.framesHz, 1e-9)).rounded())) }
+            case .message(let line, .frame(let frame)):
+                if settings.framesHz > 0 && frame.seq % frameStep == 0 { publish("frame", line) }
+            case .message:
+                break
+            }
+        }
+    }
+
+    /// Frames published are those whose seq is a multiple of this (the
+    /// feed's frame rate over `mqtt-frames-hz`); set from acceld's watch
+    /// reply, on the feed's thread.
+    private var frameStep: UInt64 = 10
 
     /// Queues one message for `<prefix>/<board>/<name>` at QoS 1. When
     /// `[gateway] mqtt-queue` messages are already held, the oldest waiting

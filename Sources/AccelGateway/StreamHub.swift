@@ -23,7 +23,6 @@ final class StreamHub {
 
     private let loop: EventLoop
     private let metrics: GatewayMetrics
-    private let mqtt: MQTTPublisher?
     private var sessions: [ObjectIdentifier: Session] = [:]
     /// The gateway's own state line, then acceld's latest hello, watch reply,
     /// orientation, device and status lines: what a newcomer is sent first.
@@ -33,10 +32,9 @@ final class StreamHub {
     private var frameInterval = 10.0
     static let stuckLimit = TimeAmount.seconds(10)
 
-    init(loop: EventLoop, metrics: GatewayMetrics, mqtt: MQTTPublisher?) {
+    init(loop: EventLoop, metrics: GatewayMetrics) {
         self.loop = loop
         self.metrics = metrics
-        self.mqtt = mqtt
     }
 
     var count: Int { sessions.count }
@@ -77,35 +75,20 @@ final class StreamHub {
                 gatewayLine = StreamHub.gatewayLine(connected: true, reason: nil)
                 hello = Array(Message.hello(greeting).json.utf8)
                 watch = nil; orientation = nil; device = nil; status = nil
-                metrics.daemon(connected: true)
-                metrics.device(greeting.device)
                 lines += [gatewayLine, hello!]
-                mqtt?.publish("daemon", gatewayLine, retain: true)
-                mqtt?.publish("device", Array(Message.device(greeting.device).json.utf8), retain: true)
             case .disconnected(let reason):
                 gatewayLine = StreamHub.gatewayLine(connected: false, reason: reason)
-                metrics.daemon(connected: false)
                 lines.append(gatewayLine)
-                mqtt?.publish("daemon", gatewayLine, retain: true)
             case .message(let line, let message):
                 switch message {
                 case .frame(let frame):
                     motion.append(Array(BrowserMotion.message(for: frame, interval: frameInterval).utf8))
-                    if let mqtt, mqtt.settings.framesHz > 0 {
-                        let step = UInt64(max(1, (1000 / frameInterval / mqtt.settings.framesHz).rounded()))
-                        if frame.seq % step == 0 { mqtt.publish("frame", line) }
-                    }
-                case .event(let event):
-                    metrics.event(event.className)
-                    if case .orientation = event { orientation = line }
-                    mqtt?.publish(event.className, line, retain: event.className == "orientation")
-                case .status(let report):
-                    metrics.status(report)
+                case .event(.orientation):
+                    orientation = line
+                case .status:
                     status = line
-                case .device(let info):
-                    metrics.device(info)
+                case .device:
                     device = line
-                    mqtt?.publish("device", line, retain: true)
                 case .watch(let reply):
                     watch = line
                     if let rate = reply.rate, rate > 0 { frameInterval = 1000 / rate }
@@ -144,7 +127,7 @@ final class StreamHub {
         sessions[id] = session
     }
 
-    private static func gatewayLine(connected: Bool, reason: String?) -> [UInt8] {
+    static func gatewayLine(connected: Bool, reason: String?) -> [UInt8] {
         var object: JSONObject = ["class": .string("gateway"), "daemon": .string(connected ? "connected" : "disconnected")]
         if let reason { object["reason"] = .string(reason) }
         return Array(JSONValue.object(object).jsonText.utf8)

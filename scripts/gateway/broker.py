@@ -21,12 +21,14 @@ class Broker:
     subscriptions of clients that asked for them (-c), as a fleet's broker
     would be set up."""
 
-    def __init__(self):
+    def __init__(self, extra=""):
         self.directory = tempfile.mkdtemp(prefix="acceld-broker-")
         self.port = free_port()
         self.config = os.path.join(self.directory, "mosquitto.conf")
         with open(self.config, "w") as f:
-            f.write(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
+            # user root: run as root (CI is), mosquitto would otherwise become
+            # user mosquitto and could not read this private directory.
+            f.write(f"user root\nlistener {self.port} 127.0.0.1\n{extra or 'allow_anonymous true'}\npersistence true\n"
                     f"persistence_location {self.directory}/\nautosave_interval 1\nmax_queued_messages 100000\n")
         self.process = None
         self.start()

@@ -20,7 +20,7 @@ GATEWAY = os.path.join(ROOT, ".build/debug/acceld-gateway")
 class Stack:
     """acceld on the chip model and a gateway in front of it, on a free port."""
 
-    def __init__(self, motion="demo", gateway_args=(), part=None):
+    def __init__(self, motion="demo", gateway_args=(), part=None, gateway=True):
         self.directory = tempfile.mkdtemp(prefix="acceld-gateway-test-")
         self.socket = os.path.join(self.directory, "acceld.sock")
         args = [ACCELD, "--simulate", motion, "--socket", self.socket]
@@ -37,7 +37,8 @@ class Stack:
         self.gateway_log = self.path("gateway.log")
         self.gateway = None
         try:
-            self.start_gateway(gateway_args)
+            if gateway:
+                self.start_gateway(gateway_args)
         except BaseException:
             self.stop()
             raise

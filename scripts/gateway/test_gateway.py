@@ -16,7 +16,7 @@ import unittest
 import urllib.request
 
 from broker import Broker, Subscriber
-from stack import Stack, WebSocket, get, http, wait_for, ROOT
+from stack import GATEWAY, Stack, WebSocket, get, http, read, wait_for, ROOT
 
 
 class HostileHTTP(unittest.TestCase):
@@ -289,6 +289,94 @@ class MQTT(unittest.TestCase):
             stack.stop()
             subscriber.stop()
             broker.stop()
+
+
+class Secure(unittest.TestCase):
+    """TLS and a user name with a password: the gateway publishes through
+    them, and neither the password nor the key's path shows in its log,
+    its --check-config or its metrics."""
+
+    def test_tls_and_password(self):
+        directory = tempfile.mkdtemp(prefix="acceld-tls-")
+        def run(*args):
+            subprocess.run(args, check=True, capture_output=True, cwd=directory)
+        run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=acceld test CA",
+            "-keyout", "ca.key", "-out", "ca.crt")
+        run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", "broker.key", "-out", "broker.csr")
+        with open(os.path.join(directory, "san.ext"), "w") as f:
+            f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+        run("openssl", "x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
+            "-extfile", "san.ext", "-out", "broker.crt")
+        secret = "s3cret-" + os.urandom(6).hex()
+        run("mosquitto_passwd", "-c", "-b", "passwords", "board7", secret)
+        with open(os.path.join(directory, "password"), "w") as f:
+            f.write(secret + "\n")
+        broker = Broker(extra=f"allow_anonymous false\npassword_file {directory}/passwords\n"
+                              f"cafile {directory}/ca.crt\ncertfile {directory}/broker.crt\nkeyfile {directory}/broker.key\n")
+        received = os.path.join(directory, "received")
+        with open(received, "w") as out:
+            subscriber = subprocess.Popen(["mosquitto_sub", "-p", str(broker.port), "-h", "localhost", "--cafile", f"{directory}/ca.crt",
+                                           "-u", "board7", "-P", secret, "-t", "acceld/board7/#", "-v"], stdout=out, stderr=subprocess.DEVNULL)
+            mqtt = ["--mqtt", "--mqtt-broker", f"localhost:{broker.port}", "--mqtt-board", "board7"]
+            config = os.path.join(directory, "acceld.conf")
+            with open(config, "w") as f:
+                f.write(f"[gateway]\nmqtt-username = board7\nmqtt-password-file = {directory}/password\nmqtt-tls-ca-file = {directory}/ca.crt\n")
+            stack = Stack("tour", ["--config", config, *mqtt])
+            try:
+                wait_for(lambda: "acceld/board7/orientation" in read(received), 20, "an orientation over TLS")
+                check = subprocess.run([stack.gateway.args[0], "--config", config, "--check-config", "--http", "--web-root",
+                                        os.path.join(ROOT, "Web"), *mqtt], capture_output=True, text=True)
+                self.assertEqual(check.returncode, 0, check.stderr)
+                self.assertIn("with a user name and password, TLS", check.stdout)
+                shown = read(stack.gateway_log) + check.stdout + check.stderr + get(stack.port, "/metrics")[2].decode()
+                self.assertNotIn(secret, shown)
+                # A wrong password: refused, said plainly, the secret still unsaid.
+                with open(os.path.join(directory, "password"), "w") as f:
+                    f.write("wrong-" + secret + "\n")
+                stack.gateway.terminate()
+                stack.gateway.wait(10)
+                stack.start_gateway(["--config", config, *mqtt])
+                wait_for(lambda: "refused the connection" in read(stack.gateway_log), 20, "the broker's refusal in the log")
+                self.assertNotIn(secret, read(stack.gateway_log))
+            finally:
+                stack.stop()
+                subscriber.terminate()
+                subscriber.wait(10)
+                broker.stop()
+
+
+class SocketActivation(unittest.TestCase):
+    """A listening socket passed by systemd (fd 3, LISTEN_FDS, LISTEN_PID)
+    is served instead of [gateway] listen."""
+
+    def test_socket_from_systemd(self):
+        with socket.socket() as listener:
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(16)
+            port = listener.getsockname()[1]
+            stack = Stack("rest", gateway=False)
+            # The shell moves the socket from stdin to fd 3 and names itself
+            # as LISTEN_PID before it becomes the gateway.
+            script = 'exec 3<&0 0</dev/null; LISTEN_PID=$$ LISTEN_FDS=1 exec "$@"'
+            gateway = subprocess.Popen(["sh", "-c", script, "sh", GATEWAY, "--http", "--web-root", os.path.join(ROOT, "Web"),
+                                        "--socket", stack.socket, "--listen", "127.0.0.1:1"], stdin=listener,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            try:
+                status, _, body = wait_for(lambda: self.fetch(port), 10, "the page on the passed socket")
+                self.assertEqual(status, 200)
+                self.assertIn(b"acceld", body)
+            finally:
+                gateway.terminate()
+                _, errors = gateway.communicate(timeout=10)
+                stack.stop()
+            self.assertIn(f"serving on 127.0.0.1:{port}", errors, "it says where it serves")
+
+    @staticmethod
+    def fetch(port):
+        try:
+            return get(port, "/")
+        except OSError:
+            return None
 
 
 class Fleet(unittest.TestCase):
