@@ -161,6 +161,28 @@ exposure=$(systemd-analyze security acceld.service --no-pager | tail -1 | grep -
 check "systemd-analyze security rates acceld.service $exposure (at most 2.0: OK)" \
     awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 2.0) }'
 
+# 8b. The gateway: installed, not enabled; started once its section asks
+# for a face, it runs as its own user under its unit's hardening and
+# reaches acceld through the socket (group acceld).
+check "acceld-gateway's units are installed but neither enabled nor running" \
+    sh -c '[ -e /usr/lib/systemd/system/acceld-gateway.service ] && ! systemctl -q is-enabled acceld-gateway.service && ! systemctl -q is-active acceld-gateway.service'
+printf '\n[gateway]\nhttp = true\nmetrics = true\n' >> /etc/acceld/acceld.conf
+systemctl start acceld-gateway.service
+fetch() { python3 -c "import sys, urllib.request; print(urllib.request.urlopen('http://127.0.0.1:8080' + sys.argv[1], timeout=5).read().decode())" "$1" 2>&1; }
+connected() { fetch /metrics | grep -q '^acceld_gateway_daemon_connected 1'; }
+within 20 connected
+out=$(fetch /metrics)
+check "acceld-gateway.service (Type=notify) serves /metrics with acceld connected through its socket" \
+    sh -c 'systemctl -q is-active acceld-gateway.service && echo "$1" | grep -q "^acceld_samples_published_total [1-9]"' _ "$out"
+check "the gateway runs as acceld-gateway, with acceld as a supplementary group" sh -c '
+    pid=$(systemctl show acceld-gateway.service --value -p MainPID)
+    [ "$(stat -c %U /proc/$pid)" = acceld-gateway ] && grep -q "^Groups:.*$(getent group acceld | cut -d: -f3)" /proc/$pid/status'
+check "it serves the live page from /usr/share/acceld/web" contains "$(fetch /)" "acceld-motion\|app.js"
+gateway_exposure=$(systemd-analyze security acceld-gateway.service --no-pager | tail -1 | grep -oE '[0-9]+\.[0-9]+')
+check "systemd-analyze security rates acceld-gateway.service $gateway_exposure (at most 3.0)" \
+    awk -v e="$gateway_exposure" 'BEGIN { exit !(e != "" && e <= 3.0) }'
+systemctl stop acceld-gateway.service
+
 # 9. Removal: the service goes, the user and the calibration stay.
 out=$(apt-get remove -y acceld 2>&1); status=$?
 echo "$out" | grep -E "^(Removing|E:)"
