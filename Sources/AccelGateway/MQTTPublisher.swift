@@ -14,9 +14,9 @@ import Synchronization
 /// broker is away, messages wait here, in order, up to `[gateway]
 /// mqtt-queue` with those the broker has not acknowledged yet; beyond it the
 /// oldest are dropped and counted, so what comes back first is the newest.
-/// (The library itself refuses to publish while disconnected, and queues
-/// without bound while connecting.) Credentials and TLS files are used,
-/// never printed.
+/// (The library itself refuses to publish while disconnected, and accepts
+/// messages while reconnecting.) Credentials and TLS files are used, never
+/// printed.
 public final class MQTTPublisher: @unchecked Sendable {
     public struct SetupError: Error, CustomStringConvertible {
         public let description: String

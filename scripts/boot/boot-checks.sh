@@ -166,8 +166,9 @@ check "systemd-analyze security rates acceld.service $exposure (at most 2.0: OK)
 # reaches acceld through the socket (group acceld).
 check "acceld-gateway's units are installed but neither enabled nor running" \
     sh -c '[ -e /usr/lib/systemd/system/acceld-gateway.service ] && ! systemctl -q is-enabled acceld-gateway.service && ! systemctl -q is-active acceld-gateway.service'
-printf '\n[gateway]\nhttp = true\nmetrics = true\n' >> /etc/acceld/acceld.conf
+sed -i -e '/^\[gateway\]/,$ s/^http = false/http = true/' -e '/^\[gateway\]/,$ s/^metrics = false/metrics = true/' /etc/acceld/acceld.conf
 systemctl start acceld-gateway.service
+systemctl status acceld-gateway.service --no-pager -l 2>&1 | tail -4
 fetch() { python3 -c "import sys, urllib.request; print(urllib.request.urlopen('http://127.0.0.1:8080' + sys.argv[1], timeout=5).read().decode())" "$1" 2>&1; }
 connected() { fetch /metrics | grep -q '^acceld_gateway_daemon_connected 1'; }
 within 20 connected
