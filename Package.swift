@@ -44,8 +44,9 @@ let package = Package(
         // Core Motion for acceld's clients: MotionManager, push, pull,
         // async sequences, events, reconnection. No NIO, no libi2c.
         .target(name: "AccelClient", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol"]),
-        // What the daemon shares with its tools, without NIO: the
-        // configuration file, the calibration file, replay.
+        // What the daemon shares with its tools and the gateway, without
+        // NIO: the configuration file, the calibration file, replay,
+        // sd_notify and socket activation.
         .target(name: "AccelConfiguration", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol"]),
         // The daemon's logic: sampler, hub, server.
         .target(
