@@ -1,6 +1,6 @@
 # Convenience targets; each is one script under scripts/.
 # Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
-.PHONY: all build install uninstall deb demo test bench soak kernel-test boot-test peer-bench gateway-test fleet-bench
+.PHONY: all build install uninstall deb demo test bench soak kernel-test boot-test peer-bench gateway-test fleet-bench gateway-bench
 
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
@@ -58,3 +58,9 @@ gateway-test:
 # broker's messages a second and CPU.
 fleet-bench:
 	./scripts/gateway-test.sh test_gateway.Fleet
+
+# What the gateway costs: CPU and RSS of acceld and the gateway with 0, 1,
+# 10 and 50 WebSocket clients (release build).
+gateway-bench:
+	swift build -c release --product acceld && swift build -c release --product acceld-gateway
+	cd scripts/gateway && ACCELD_BIN_DIR=$(CURDIR)/.build/release /usr/bin/python3 bench_gateway.py

@@ -69,6 +69,8 @@ final class StreamHub {
 
     func handle(_ updates: [DaemonFeed.Update]) {
         var lines: [[UInt8]] = [], motion: [[UInt8]] = []
+        // The DeviceMotion form costs a string a frame: only for its readers.
+        let motionWanted = sessions.values.contains { $0.stream == .motion }
         for update in updates {
             switch update {
             case .connected(let greeting):
@@ -81,7 +83,7 @@ final class StreamHub {
                 lines.append(gatewayLine)
             case .message(let line, let message):
                 switch message {
-                case .frame(let frame):
+                case .frame(let frame) where motionWanted:
                     motion.append(Array(BrowserMotion.message(for: frame, interval: frameInterval).utf8))
                 case .event(.orientation):
                     orientation = line

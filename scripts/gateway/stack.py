@@ -13,8 +13,11 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ACCELD = os.path.join(ROOT, ".build/debug/acceld")
-GATEWAY = os.path.join(ROOT, ".build/debug/acceld-gateway")
+# The debug build the tests use, or ACCELD_BIN_DIR (a release build, for
+# bench_gateway.py).
+BIN = os.environ.get("ACCELD_BIN_DIR", os.path.join(ROOT, ".build/debug"))
+ACCELD = os.path.join(BIN, "acceld")
+GATEWAY = os.path.join(BIN, "acceld-gateway")
 
 
 class Stack:
