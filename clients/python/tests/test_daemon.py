@@ -124,7 +124,9 @@ def test_the_reference_attitude_is_the_daemons(start_daemon, workdir):
         absolute.stop_device_motion_updates()
         relative.stop_device_motion_updates()
         common = sorted(set(a) & set(r))
-        assert len(common) > 100
+        # 150 at 100 Hz on a quiet machine; a loaded one started a client's
+        # updates late once (75 in common). Enough to compare is enough.
+        assert len(common) > 50
         for seq in common:                        # same samples at the full rate
             mine = a[seq].attitude.relative_to(reference)
             assert mine.pitch == pytest.approx(r[seq].pitch, abs=0.03)
