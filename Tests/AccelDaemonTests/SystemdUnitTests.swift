@@ -9,19 +9,25 @@ import TestSupport
 struct SystemdUnitTests {
     static let analyzer = "/usr/bin/systemd-analyze"
 
-    @Test("systemd-analyze verify accepts acceld.service and acceld.socket")
-    func verify() throws {
+    /// `systemd-analyze verify` on a service and its socket from systemd/,
+    /// the service's ExecStart pointed at the built binary (verify checks
+    /// that it exists); nil, with an issue, when systemd-analyze is missing.
+    func verify(_ name: String, binary: String, built: String) throws -> ProcessResult? {
         guard FileManager.default.isExecutableFile(atPath: Self.analyzer) else {
             Issue.record("systemd-analyze is missing: scripts/test.sh installs the systemd package")
-            return
+            return nil
         }
-        // verify checks that ExecStart exists: point it at the built binary.
         let directory = scratchDirectory()
-        let service = try String(contentsOfFile: repositoryRoot + "/systemd/acceld.service", encoding: .utf8)
-            .replacingOccurrences(of: "/usr/bin/acceld", with: acceldBinary)
-        try service.write(toFile: directory + "/acceld.service", atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(atPath: repositoryRoot + "/systemd/acceld.socket", toPath: directory + "/acceld.socket")
-        let result = try run(Self.analyzer, ["verify", directory + "/acceld.socket", directory + "/acceld.service"])
+        let service = try String(contentsOfFile: repositoryRoot + "/systemd/\(name).service", encoding: .utf8)
+            .replacingOccurrences(of: binary, with: built)
+        try service.write(toFile: directory + "/\(name).service", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/systemd/\(name).socket", toPath: directory + "/\(name).socket")
+        return try run(Self.analyzer, ["verify", directory + "/\(name).socket", directory + "/\(name).service"])
+    }
+
+    @Test("systemd-analyze verify accepts acceld.service and acceld.socket")
+    func verify() throws {
+        guard let result = try verify("acceld", binary: "/usr/bin/acceld", built: acceldBinary) else { return }
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.isEmpty, "no warnings: \(result.stderr)")
     }
@@ -43,16 +49,9 @@ struct SystemdUnitTests {
 
     @Test("systemd-analyze verify accepts the gateway's units; the daemon keeps no network, the gateway its own user")
     func gateway() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.analyzer) else {
-            Issue.record("systemd-analyze is missing: scripts/test.sh installs the systemd package")
-            return
-        }
-        let directory = scratchDirectory()
+        guard let result = try verify("acceld-gateway", binary: "/usr/bin/acceld-gateway",
+                                      built: repositoryRoot + "/.build/debug/acceld-gateway") else { return }
         let text = try String(contentsOfFile: repositoryRoot + "/systemd/acceld-gateway.service", encoding: .utf8)
-        try text.replacingOccurrences(of: "/usr/bin/acceld-gateway", with: repositoryRoot + "/.build/debug/acceld-gateway")
-            .write(toFile: directory + "/acceld-gateway.service", atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(atPath: repositoryRoot + "/systemd/acceld-gateway.socket", toPath: directory + "/acceld-gateway.socket")
-        let result = try run(Self.analyzer, ["verify", directory + "/acceld-gateway.socket", directory + "/acceld-gateway.service"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         // Units it names that this machine lacks (acceld.socket) are fine.
         let warnings = result.stderr.split(separator: "\n").filter { !$0.contains("acceld.socket") }
