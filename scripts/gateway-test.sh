@@ -3,12 +3,13 @@
 # acceld-gateway end to end with real components (scripts/gateway/): the
 # page in Debian's headless Chromium through chromedriver and Selenium,
 # Prometheus and promtool, a mosquitto broker with mosquitto_sub, the
-# 16-board fleet, and hostile HTTP. Installs them first, and
+# 16-board fleet, TLS (openssl makes the certificates), and hostile HTTP.
+# Installs them first, and
 # builds acceld and the gateway. Runs under Debian's own python3, where
 # apt installs Selenium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh python3 chromium chromium-driver python3-selenium prometheus mosquitto mosquitto-clients
+source scripts/setup.sh python3 chromium chromium-driver python3-selenium prometheus mosquitto mosquitto-clients openssl
 swift build --product acceld 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 swift build --product acceld-gateway 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 [ -x .build/debug/acceld ] && [ -x .build/debug/acceld-gateway ] || { echo "gateway-test: the build failed" >&2; exit 1; }
