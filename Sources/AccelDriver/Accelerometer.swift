@@ -265,10 +265,19 @@ public final class Accelerometer {
     /// Waits for a fresh sample (ZYXDA) and returns it, polling four times
     /// per output period; gives up after `periods` periods.
     public func nextReading(periods: Int = 10) throws -> Reading {
+        try nextStampedReading(periods: periods).reading
+    }
+
+    /// `nextReading`, with the time the read that found the sample began:
+    /// the sample was made before it began, or during the transfer. A time
+    /// taken after returning could be late by however long this thread was
+    /// preempted in between.
+    public func nextStampedReading(periods: Int = 10) throws -> (reading: Reading, began: UInt64) {
         let step = max(outputPeriodNanoseconds / 4, 1)
         for _ in 0..<(periods * 4) {
+            let began = time.nanoseconds
             let reading = try read()
-            if reading.status.contains(.dataReady) { return reading }
+            if reading.status.contains(.dataReady) { return (reading, began) }
             time.sleep(nanoseconds: step)
         }
         throw DriverError.noData(location: bus.location, waitedMilliseconds: Int(UInt64(periods) * outputPeriodNanoseconds / 1_000_000))

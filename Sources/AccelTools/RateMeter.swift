@@ -26,7 +26,7 @@ public enum RateMeter {
     /// Polls every `pollMicroseconds` for `seconds` on `time`.
     public static func measure(_ driver: Accelerometer, time: TimeSource, seconds: Double,
                                pollMicroseconds: UInt64 = 200, progress: (Double) -> Void = { _ in }) throws -> RateReport {
-        var instants: [UInt64] = []
+        var seen: [Observation] = []
         var values: [Vector3] = []
         var bursts: [UInt64] = []
         var overruns = 0
@@ -39,9 +39,10 @@ public enum RateMeter {
             let reading = try driver.read()
             bursts.append(MonotonicTime.now() - before)
             if reading.status.contains(.dataReady) {
-                instants.append(time.nanoseconds)
+                let overrun = reading.status.contains(.overrun)
+                seen.append(Observation(instant: time.nanoseconds, overrun: overrun))
                 values.append(driver.acceleration(reading.counts))
-                if reading.status.contains(.overrun) { overruns += 1 }
+                if overrun { overruns += 1 }
             }
             if time.nanoseconds - lastReport > 100_000_000 {
                 lastReport = time.nanoseconds
@@ -50,7 +51,7 @@ public enum RateMeter {
             time.sleep(nanoseconds: pollMicroseconds * 1000)
         }
         progress(1)
-        let measured = rate(of: instants)
+        let measured = rate(of: seen)
         let mean = values.reduce(Vector3.zero, +) / Double(max(values.count, 1))
         var sq = Vector3.zero
         for v in values { let d = v - mean; sq += d.scaled(by: d) }
@@ -60,18 +61,36 @@ public enum RateMeter {
                           overruns: overruns, noise: noise, burstMicroseconds: Double(bursts[bursts.count / 2]) / 1000)
     }
 
-    /// Samples per second from the instants new data was seen. A poll that
-    /// came late (a busy machine) missed samples the chip overwrote, so the
-    /// count alone reads low: the median interval gives the period, each
-    /// interval counts as the whole periods it spans, and the rate is those
-    /// periods over the time. Good while most polls come in time; when they
-    /// do not, `isReliable` says so.
-    static func rate(of instants: [UInt64]) -> Double {
-        guard instants.count > 2 else { return 0 }
-        let intervals = zip(instants.dropFirst(), instants).map { Double($0 - $1) }
-        let typical = intervals.sorted()[intervals.count / 2]
-        guard typical > 0 else { return 0 }
-        let periods = intervals.reduce(0) { $0 + max(1, ($1 / typical).rounded()) }
-        return periods / (Double(instants.last! - instants.first!) / 1e9)
+    /// A read that found new data: when, and whether STATUS said older
+    /// samples had been overwritten since the last such read.
+    struct Observation {
+        let instant: UInt64
+        let overrun: Bool
+    }
+
+    /// Samples per second from the reads that found new data. Without the
+    /// overrun bit exactly one sample came since the last such read, however
+    /// late or early the poll. With it, the poll came late and missed some:
+    /// at least two came, and the interval over the period says how many.
+    /// Rounded down, not to nearest: the late read finds a sample of any
+    /// age up to a period, so its interval runs long by up to a period,
+    /// while the read before, in time, was prompt. (Rounding every interval
+    /// to nearest read a loaded machine's 400 Hz as 410.) The period starts
+    /// as the median one-sample interval, which the poll's own step
+    /// quantises, and the count refines it.
+    static func rate(of seen: [Observation]) -> Double {
+        guard seen.count > 2 else { return 0 }
+        let intervals = zip(seen.dropFirst(), seen).map { (length: Double($0.instant - $1.instant), overrun: $0.overrun) }
+        let single = intervals.filter { !$0.overrun }.map(\.length).sorted()
+        guard !single.isEmpty else { return 0 }
+        var period = single[single.count / 2]
+        let span = Double(seen.last!.instant - seen.first!.instant)
+        var samples = 0.0
+        for _ in 0..<4 {
+            guard period > 0 else { return 0 }
+            samples = intervals.reduce(0) { $0 + ($1.overrun ? max(2, ($1.length / period + 0.1).rounded(.down)) : 1) }
+            period = span / samples
+        }
+        return samples / (span / 1e9)
     }
 }

@@ -199,17 +199,30 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         var trace = Trace()
         var bar = ProgressBar("recording \(fixed(seconds, 1)) s")
+        var lost = 0
         if direct || chip.simulate != nil {
             let time = MonotonicTime()
             let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
             guarded { try driver.configure(driver.defaultConfiguration()) }
-            let start = time.seconds
+            let start = time.nanoseconds, period = Double(driver.outputPeriodNanoseconds) / 1e9
             trace.comments = ["source: accelctl record --direct from \(driver.bus.location)", "device: \(driver.describe()), g"]
-            while time.seconds - start < seconds {
-                let reading = guarded { try driver.nextReading() }
-                trace.times.append(time.seconds - start)
+            // A process that is not scheduled in time (a busy machine, a
+            // stopped terminal) misses samples: the chip overwrites them. A
+            // row is timed when its read began; two reads that found
+            // consecutive samples then began less than two periods apart,
+            // so a gap of k periods in t means k - 1 were missed. One a
+            // little short of two periods counts only if the overrun bit
+            // says so. The trace keeps the gaps in t and counts them.
+            while Double(time.nanoseconds - start) / 1e9 < seconds {
+                let (reading, began) = guarded { try driver.nextStampedReading() }
+                let t = Double(began - start) / 1e9
+                if let previous = trace.times.last {
+                    let missed = Int(((t - previous) / period).rounded()) - 1
+                    if missed >= 2 || reading.status.contains(.overrun) { lost += max(missed, 1) }
+                }
+                trace.times.append(t)
                 trace.samples.append(driver.acceleration(reading.counts))
-                bar.show((time.seconds - start) / seconds)
+                bar.show(t / seconds)
             }
             try? driver.powerDown()
         } else {
@@ -218,7 +231,7 @@ struct RecordCommand: ParsableCommand {
             trace.comments = ["source: accelctl record from acceld at \(device.location)",
                               "device: \(device.chip), ±\(device.range) g, \(device.rate) Hz, g"]
             _ = guarded { try client.request(.watch(streams: [.frames], rate: nil, fields: .acc, latency: nil)) }
-            var first: Double?
+            var first: Double?, lastSeq: UInt64?
             while true {
                 guard case .frame(let frame)? = guarded({ try client.next(timeout: 2) }), let acc = frame.acceleration else { continue }
                 let t = frame.t
@@ -227,12 +240,19 @@ struct RecordCommand: ParsableCommand {
                 if t - start > seconds { break }
                 // Frames can repeat a time only across a reconfiguration; keep the trace strictly increasing.
                 if let last = trace.times.last, t - start <= last { continue }
+                if let lastSeq { lost += max(0, Int(frame.seq) - Int(lastSeq) - 1) }
+                lastSeq = frame.seq
                 trace.times.append(t - start)
                 trace.samples.append(acc)
                 bar.show((t - start) / seconds)
             }
         }
+        if lost > 0 { trace.comments.append("lost: \(lost) samples before they were read") }
         guarded { try writeAtomically(trace.text, to: file) }
         bar.finish("\(trace.count) samples written to \(file)")
+        if lost > 0 {
+            printError("accelctl: \(lost) samples were lost before they were read (a reader not scheduled in time, "
+                       + "or a bus fault); the trace has gaps in t there.")
+        }
     }
 }

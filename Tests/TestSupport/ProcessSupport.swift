@@ -37,14 +37,16 @@ public func runDetached(_ binary: String, _ arguments: [String]) throws -> Int32
     return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
 }
 
-/// Starts a program in the background (output to /dev/null); returns its pid.
-public func spawn(_ binary: String, _ arguments: [String]) throws -> pid_t {
+/// Starts a program in the background (output to /dev/null, or its stderr
+/// to `stderrPath`); returns its pid.
+public func spawn(_ binary: String, _ arguments: [String], stderrPath: String? = nil) throws -> pid_t {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     for fd: Int32 in [0, 1, 2] {
         posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
     }
+    if let stderrPath { posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
     let argv = ([binary] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
@@ -59,20 +61,59 @@ public func run(_ binary: String, _ arguments: [String]) throws -> ProcessResult
         Issue.record("\(binary) is missing: run 'swift build' before 'swift test' (scripts/test.sh does)")
         return ProcessResult(status: -1, stdout: "", stderr: "")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read both pipes before waiting, or a full pipe would block the child.
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+    // posix_spawn and CLOEXEC descriptors, each closed exactly once, rather
+    // than Foundation's Process: under the parallel suite its Pipe handles
+    // could close a descriptor twice (swiftlang/swift#57827), and a CI run
+    // lost a child's output, and once failed a spawn with EBADF, that way.
+    // (Socket pairs: Glibc's module offers no pipe2, and a pipe made
+    // before fcntl set FD_CLOEXEC could leak into another test's child.)
+    var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+    let kind = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    guard socketpair(AF_UNIX, kind, 0, &outPipe) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    guard socketpair(AF_UNIX, kind, 0, &errPipe) == 0 else {
+        let code = errno
+        outPipe.forEach { close($0) }
+        throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+    close(outPipe[1])
+    close(errPipe[1])
+    guard spawned == 0 else {
+        close(outPipe[0])
+        close(errPipe[0])
+        throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO)
+    }
+    // Read both until end of file before waiting, or a full pipe would block the child.
+    var output: [Int32: [UInt8]] = [outPipe[0]: [], errPipe[0]: []]
+    var open = [outPipe[0], errPipe[0]]
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while !open.isEmpty {
+        var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { break }
+        for entry in fds where entry.revents != 0 {
+            let n = read(entry.fd, &chunk, chunk.count)
+            if n > 0 {
+                output[entry.fd]!.append(contentsOf: chunk[0..<n])
+            } else if n == 0 || errno != EINTR {
+                close(entry.fd)
+                open.removeAll { $0 == entry.fd }
+            }
+        }
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return ProcessResult(status: code, stdout: String(decoding: output[outPipe[0]]!, as: UTF8.self),
+                         stderr: String(decoding: output[errPipe[0]]!, as: UTF8.self))
 }
 
 /// Writes `text` to a fresh temporary file and returns its path.
