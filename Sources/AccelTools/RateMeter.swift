@@ -74,7 +74,8 @@ public enum RateMeter {
     /// at least two came, and the interval over the period says how many.
     /// Rounded down, not to nearest: the late read finds a sample of any
     /// age up to a period, so its interval runs long by up to a period,
-    /// while the read before, in time, was prompt. (Rounding every interval
+    /// while the read before, in time, was prompt (a tenth of a period of
+    /// slack for it having been a little late too). (Rounding every interval
     /// to nearest read a loaded machine's 400 Hz as 410.) The period starts
     /// as the median one-sample interval, which the poll's own step
     /// quantises, and the count refines it.
