@@ -58,8 +58,11 @@ public final class DaemonConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer = LineBuffer()
 
-    /// Connects and reads `hello`.
-    public init(path: String = DaemonConnection.defaultSocket, timeout: Double = 5) throws(ClientError) {
+    /// Connects and reads `hello`. The first client of a socket-activated
+    /// acceld waits while systemd starts it and it opens the chip: 15 s,
+    /// since a slow board (or a starved VM: the boot test once took over 5)
+    /// may need more than a few.
+    public init(path: String = DaemonConnection.defaultSocket, timeout: Double = 15) throws(ClientError) {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
