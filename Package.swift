@@ -4,7 +4,7 @@ import Foundation
 import PackageDescription
 
 // The examples of docs/CLIENTS.md, one program each, built on AccelClient.
-let examples: [Target] = ["BubbleLevel", "ShakeToRing", "TiltToScroll", "DataLogger", "AutoRotation"].map { name in
+let examples: [Target] = ["FirstTenLines", "BubbleLevel", "ShakeToRing", "TiltToScroll", "DataLogger", "AutoRotation"].map { name in
     .executableTarget(name: name, dependencies: ["AccelClient"], path: "Examples/\(name)")
 }
 
@@ -132,7 +132,7 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelProtocol", "AccelClient", "TestSupport"]),
+        .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol", "AccelClient", "TestSupport"]),
         .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport"]),
         .testTarget(name: "AccelGatewayTests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelGateway"]),
     ],

@@ -8,7 +8,8 @@ import Dispatch
 let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? .infinity
 let manager = MotionManager()
 manager.deviceMotionUpdateInterval = 0.1
-manager.startDeviceMotionUpdates(to: DispatchQueue(label: "level")) { motion, _ in
+manager.startDeviceMotionUpdates(to: DispatchQueue(label: "level")) { motion, error in
+    if let error { print("BubbleLevel: no samples: \(error)") }
     guard let attitude = motion?.attitude else { return }
     let pitch = attitude.pitch * 180 / .pi, roll = attitude.roll * 180 / .pi
     // ±45° spans the vial; the bubble rises away from the low edge.

@@ -94,10 +94,9 @@ public final class DaemonConnection: @unchecked Sendable {
             close(fd)
             throw .incompatible("\(path) did not greet with hello: is it acceld?")
         }
-        guard greeting.protocolVersion == protocolVersion else {
-            close(fd)
-            throw .incompatible("acceld \(greeting.version) speaks protocol \(greeting.protocolVersion)")
-        }
+        // A newer protocol only adds fields, classes and requests
+        // (docs/PROTOCOL.md, "Versions"): what this client knows still means
+        // the same, and what it does not know is skipped.
         hello = greeting
         self.fd = fd
         self.buffer = buffer

@@ -33,6 +33,8 @@ public final class MotionManager: Sendable {
         case deviceMotion(DeviceMotion)
         case event(MotionEvent)
         case notice(ConnectionNotice)
+        /// Why there are no samples: to push handlers as `(nil, error)`.
+        case failure(any Error)
     }
 
     private struct State: @unchecked Sendable {
@@ -98,7 +100,11 @@ public final class MotionManager: Sendable {
     /// Starts updates delivered to `handler` on `queue` (push).
     public func startAccelerometerUpdates(to queue: DispatchQueue, withHandler handler: @escaping AccelerometerHandler) {
         let id = add(.accelerometer, interval: nil) { update in
-            if case .accelerometer(let data) = update { queue.async { handler(data, nil) } }
+            switch update {
+            case .accelerometer(let data): queue.async { handler(data, nil) }
+            case .failure(let error): queue.async { handler(nil, error) }
+            default: break
+            }
         }
         state.withLock {
             if let old = $0.accelerometerHandlerID { $0.subscribers[old] = nil }
@@ -134,7 +140,11 @@ public final class MotionManager: Sendable {
 
     public func startDeviceMotionUpdates(to queue: DispatchQueue, withHandler handler: @escaping DeviceMotionHandler) {
         let id = add(.deviceMotion, interval: nil) { update in
-            if case .deviceMotion(let motion) = update { queue.async { handler(motion, nil) } }
+            switch update {
+            case .deviceMotion(let motion): queue.async { handler(motion, nil) }
+            case .failure(let error): queue.async { handler(nil, error) }
+            default: break
+            }
         }
         state.withLock {
             if let old = $0.deviceMotionHandlerID { $0.subscribers[old] = nil }
@@ -297,7 +307,9 @@ public final class MotionManager: Sendable {
     }
 
     /// The reader: connects (with back-off), watches, reads, delivers;
-    /// on a lost connection says so and starts again.
+    /// on a lost connection says so and starts again. As Core Motion does,
+    /// push handlers get `(nil, error)`, once an outage: the daemon is not
+    /// running, the socket refuses this user, the daemon went away.
     private func run() {
         var backoff = 0.1
         var away: UInt64?
@@ -312,6 +324,7 @@ public final class MotionManager: Sendable {
                 if away == nil {
                     away = MonotonicTime.now()
                     broadcast(.notice(.disconnected(reason: "\(error)")))
+                    broadcast(.failure(error))
                 }
                 MonotonicTime().sleep(seconds: backoff)
                 backoff = min(backoff * 2, 2)
@@ -362,6 +375,7 @@ public final class MotionManager: Sendable {
                 away = MonotonicTime.now()
                 state.withLock { $0.connection = nil }
                 broadcast(.notice(.disconnected(reason: "\(error)")))
+                broadcast(.failure(error))
             }
         }
         state.withLock { $0.connection = nil }
@@ -408,7 +422,7 @@ public final class MotionManager: Sendable {
             switch (subscriber.kind, update) {
             case (.events(let kinds), .event(let event)):
                 if kinds.contains(where: { $0.rawValue == event.className }) { subscriber.deliver(update) }
-            case (.notices, .notice):
+            case (.notices, .notice), (.accelerometer, .failure), (.deviceMotion, .failure):
                 subscriber.deliver(update)
             default:
                 break

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-/// The protocol version clients see in `hello`. Bump on incompatible change.
+/// The protocol version clients see in `hello`. It rises when the protocol
+/// gains fields, classes or requests; nothing that exists changes meaning
+/// (docs/PROTOCOL.md, "Versions"), so clients accept a newer one.
 public let protocolVersion = 1
 
 /// The release, as `hello` and `--version` report it.

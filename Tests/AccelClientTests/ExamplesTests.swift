@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelClient
+import AccelCore
+import AccelDriver
 import Foundation
 import Testing
 import TestSupport
@@ -10,15 +13,84 @@ func runExample(_ name: String, seconds: Double, on daemon: DaemonProcess) throw
     return result.stdout
 }
 
+/// Runs an example that runs until stopped (dispatchMain) for `seconds`,
+/// then stops it; its output line-buffered, so that none is lost.
+func runUntilStopped(_ name: String, seconds: Double, socket: String) throws -> String {
+    let result = try run("/usr/bin/timeout", [String(seconds), "/usr/bin/stdbuf", "-oL", "/usr/bin/env",
+                                              "ACCELD_SOCKET=\(socket)", repositoryRoot + "/.build/debug/\(name)"])
+    #expect(result.status == 124, "\(name) ran until stopped: \(result.stderr)")
+    return result.stdout
+}
+
 @Suite("The Swift examples, each against acceld --simulate", .serialized, .timeLimit(.minutes(2)))
 struct ExamplesTests {
-    @Test("BubbleLevel draws the bubble centred and says level on a flat, still board")
-    func bubbleLevel() throws {
+    @Test("FirstTenLines is docs/CLIENTS.md's first ten lines, verbatim, and prints samples at 10 Hz")
+    func firstTenLines() throws {
+        let docs = try String(contentsOfFile: repositoryRoot + "/docs/CLIENTS.md", encoding: .utf8)
+        let snippet = try #require(docs.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let source = try String(contentsOfFile: repositoryRoot + "/Examples/FirstTenLines/main.swift", encoding: .utf8)
+        let program = source.split(separator: "\n", omittingEmptySubsequences: false).drop { $0.hasPrefix("//") }.joined(separator: "\n")
+        #expect(program == snippet, "docs/CLIENTS.md and Examples/FirstTenLines/main.swift differ")
+        #expect(snippet.split(separator: "\n").count <= 10)
         let daemon = try DaemonProcess(["--simulate", "rest"])
         defer { _ = daemon.stop() }
-        let lines = try runExample("BubbleLevel", seconds: 1.5, on: daemon).split(separator: "\n")
-        #expect(lines.count >= 8, "about 10 a second")
-        #expect(lines.last?.hasPrefix("[----------o----------]") == true && lines.last?.hasSuffix("level") == true, "\(lines.last ?? "")")
+        let lines = try runUntilStopped("FirstTenLines", seconds: 2, socket: daemon.socketPath).split(separator: "\n")
+        #expect(lines.count >= 10, "about 10 a second: \(lines)")
+        let z = lines.last.flatMap { $0.split(separator: " ").dropFirst(5).first }.flatMap { Double($0) }
+        #expect(lines.allSatisfy { $0.hasPrefix("x ") && $0.hasSuffix(" g") } && abs((z ?? 0) - 1) < 0.1, "\(lines)")
+    }
+
+    @Test("FirstTenLines without a daemon: the handler's error, once, saying what to do")
+    func firstTenLinesNoDaemon() throws {
+        let socket = scratchDirectory() + "/none.sock"
+        let output = try runUntilStopped("FirstTenLines", seconds: 1.5, socket: socket)
+        #expect(output == "no samples: \(ClientError.noDaemon(socket))\n", "\(output)")
+    }
+
+    @Test("BubbleLevel: the bubble centred and level on a flat board, off to the side when an edge is raised")
+    func bubbleLevel() throws {
+        // Level, then the +X edge raised by 20° (roll -20°).
+        let script = MotionScript(name: "level then tilted", segments: [
+            .hold(Vector3(0, 0, 1), seconds: 1), .hold(Vector3(0.342, 0, 0.940), seconds: 20),
+        ], loops: false)
+        let daemon = try DaemonProcess(["--simulate", try writeTrace(script, comment: "bubble level", to: scratchDirectory() + "/level.csv")])
+        defer { _ = daemon.stop() }
+        let lines = try runExample("BubbleLevel", seconds: 2, on: daemon).split(separator: "\n")
+        #expect(lines.count >= 10, "about 10 a second")
+        #expect(lines.prefix(5).contains { $0.hasPrefix("[----------o----------]") && $0.hasSuffix("level") }, "\(lines)")
+        // 45° spans the vial's 10 cells each side: 20° is 4.4 cells to the
+        // right, which the chip's 18 mg steps and noise make 4 or 5.
+        let last = try #require(lines.last)
+        let bubble = last.firstIndex(of: "o").map { last.distance(from: last.startIndex, to: $0) - 1 }
+        #expect([14, 15].contains(bubble ?? 0), "\(last)")
+        #expect(["-19°", "-20°", "-21°"].contains(last.split(separator: " ").last ?? ""), "\(last)")
+    }
+
+    @Test("BubbleLevel run by a user the socket refuses: the handler's error says so, with what to do")
+    func bubbleLevelNoPermission() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            Issue.record("needs root and setpriv, to run the example as nobody")
+            return
+        }
+        // A fake daemon, so that the socket keeps the mode this test gives it.
+        let fake = try FakeDaemon(lines: [
+            #"{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LIS302DL","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok"}}"#,
+            #"{"class":"frame","seq":1,"t":0.01,"acc":[0,0,1],"gravity":[0,0,1],"user":[0,0,0],"pitch":0,"roll":0}"#,
+        ])
+        defer { fake.stop() }
+        // nobody runs a copy in a folder it may enter.
+        let binary = (fake.path as NSString).deletingLastPathComponent + "/BubbleLevel"
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/.build/debug/BubbleLevel", toPath: binary)
+        func asNobody() throws -> String {
+            let result = try run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
+                                                      "/usr/bin/env", "ACCELD_SOCKET=\(fake.path)", binary, "1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        chmod(fake.path, 0o666)
+        #expect(try asNobody().contains("[----------o----------] pitch 0° roll 0° level"))
+        chmod(fake.path, 0)
+        #expect(try asNobody() == "BubbleLevel: no samples: \(ClientError.permission(fake.path))\n")
     }
 
     @Test("ShakeToRing rings once per shake, never twice within its minimum interval")
@@ -31,12 +103,20 @@ struct ExamplesTests {
         #expect(zip(times, times.dropFirst()).allSatisfy { $1 - $0 >= 1 }, "\(times)")
     }
 
-    @Test("TiltToScroll holds still on a level board")
+    @Test("TiltToScroll starts at the top, scrolls down when tilted forward, and back up when tilted the other way")
     func tiltToScroll() throws {
-        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let script = MotionScript(name: "level, forward, back", segments: [
+            .hold(Vector3(0, 0, 1), seconds: 0.8), .hold(Vector3(0, 0.5, 0.866), seconds: 0.8),
+            .hold(Vector3(0, -0.5, 0.866), seconds: 20),
+        ], loops: false)
+        let daemon = try DaemonProcess(["--simulate", try writeTrace(script, comment: "tilt to scroll", to: scratchDirectory() + "/tilt.csv")])
         defer { _ = daemon.stop() }
-        let lines = try runExample("TiltToScroll", seconds: 1.5, on: daemon).split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].hasPrefix("line 1 "), "\(lines)")
+        let lines = try runExample("TiltToScroll", seconds: 2.5, on: daemon).split(separator: "\n")
+        let shown = lines.compactMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
+        #expect(shown.first == 1, "it starts at the top: \(lines)")
+        let peak = shown.max() ?? 0
+        #expect(peak >= 50, "30° forward scrolls down, 10 lines an update: \(shown)")
+        #expect((shown.last ?? .max) < peak, "tilted back, it scrolls up again: \(shown)")
     }
 
     @Test("DataLogger writes the trace format, and acceld replay reads it back")

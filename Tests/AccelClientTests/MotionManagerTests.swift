@@ -125,7 +125,11 @@ struct MotionManagerTests {
         let notices = Collected<ConnectionNotice>()
         manager.startNoticeUpdates(to: DispatchQueue(label: "notices")) { notices.add($0) }
         manager.accelerometerUpdateInterval = 0.05
-        manager.startAccelerometerUpdates(to: DispatchQueue(label: "data")) { data, _ in if let data { received.add(data) } }
+        let errors = Collected<String>()
+        manager.startAccelerometerUpdates(to: DispatchQueue(label: "data")) { data, error in
+            if let data { received.add(data) }
+            if let error { errors.add("\(error)") }
+        }
         _ = received.wait { $0.count >= 5 }
         _ = daemon.stop()
         _ = notices.wait { $0.contains { if case .disconnected = $0 { true } else { false } } }
@@ -137,6 +141,68 @@ struct MotionManagerTests {
         #expect(after.count >= before + 5, "data resumed after the restart; notices \(notices.all); \(daemon.stderr)")
         let reconnected = notices.all.compactMap { if case .reconnected(let away) = $0 { away } else { nil } }
         #expect(reconnected.count == 1 && reconnected[0] >= 0.4, "reconnected after \(reconnected)")
+        #expect(errors.all.count == 1, "the handler heard of the outage once: \(errors.all)")
+    }
+
+    @Test("no daemon yet: push handlers get ClientError.noDaemon once, as Core Motion's get errors, then samples once acceld starts")
+    func noDaemonThenSamples() throws {
+        let socket = scratchDirectory() + "/acceld.sock"
+        let manager = MotionManager(socketPath: socket)
+        manager.accelerometerUpdateInterval = 0.05
+        let received = Collected<AccelerometerData>()
+        let errors = Collected<ClientError?>()
+        manager.startAccelerometerUpdates(to: DispatchQueue(label: "data")) { data, error in
+            if let data { received.add(data) }
+            if let error { errors.add(error as? ClientError) }
+        }
+        _ = errors.wait(seconds: 5) { !$0.isEmpty }
+        usleep(1_000_000)  // the back-off tries several times meanwhile
+        #expect(errors.all == [.noDaemon(socket)], "one error for the outage: \(errors.all)")
+        let daemon = try DaemonProcess(["--simulate", "rest"], socketPath: socket)
+        defer { _ = daemon.stop() }
+        let data = received.wait { $0.count >= 5 }
+        #expect(data.count >= 5, "samples once acceld is there")
+        #expect(errors.all.count == 1)
+    }
+
+    @Test("a newer daemon (protocol 2, unknown fields, an unknown class, a line that is not JSON) is read for what this client knows")
+    func newerDaemon() throws {
+        let fake = try FakeDaemon(lines: [
+            #"{"class":"hello","protocol":2,"version":"9.0","features":["gestures"],"device":{"chip":"LIS9000","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok","colour":"blue"}}"#,
+            #"{"class":"gesture","t":1.0,"kind":"wave"}"#,
+            #"{"class":"frame","seq":1,"t":0.01,"acc":[0,0,1],"quaternion":[1,0,0,0]}"#,
+            "not json at all",
+            #"{"class":"frame","seq":2,"t":0.02,"acc":[0,0,1],"jerk":[0,0,0]}"#,
+            #"{"class":"frame","seq":4,"t":0.04,"acc":[0,0,1]}"#,
+        ])
+        defer { fake.stop() }
+        let connection = try DaemonConnection(path: fake.path)
+        #expect(connection.hello.protocolVersion == 2 && connection.device.chip == "LIS9000")
+        let manager = MotionManager(socketPath: fake.path)
+        manager.accelerometerUpdateInterval = 0
+        let received = Collected<UInt64>()
+        manager.startAccelerometerUpdates(to: DispatchQueue(label: "data")) { data, _ in if let data { received.add(data.sequence) } }
+        #expect(received.wait { $0.count >= 3 } == [1, 2, 4])
+        #expect(manager.lostSampleCount == 1)
+    }
+
+    @Test("events by callback: a double tap knocked on the chip reaches the handler as one tap")
+    func tapCallback() throws {
+        let daemon = try DaemonProcess(["--simulate", try writeDoubleTapTrace(in: scratchDirectory())])
+        defer { _ = daemon.stop() }
+        let manager = MotionManager(socketPath: daemon.socketPath)
+        // Every frame too, so that samples the daemon lost show.
+        manager.accelerometerUpdateInterval = 0
+        manager.startAccelerometerUpdates()
+        let events = Collected<MotionEvent>()
+        manager.startEventUpdates([.tap, .shake], to: DispatchQueue(label: "events")) { events.add($0) }
+        let taps = events.wait(seconds: 8) { !$0.isEmpty }.compactMap { if case .tap(let tap) = $0 { tap } else { nil } }
+        let tap = try #require(taps.first, "\(events.all)")
+        #expect(tap.direction.description == "-z")
+        // A starved machine can lose one of a knock's two samples (the
+        // daemon's tap stream test says more); with none lost, both count.
+        if manager.lostSampleCount == 0 { #expect(tap.count == 2 && taps.count == 1, "\(taps)") }
+        manager.stopEventUpdates()
     }
 
     @Test("no daemon, a stale socket: one clear error each, with what to do and the exit code a tool uses")

@@ -11,14 +11,7 @@ import TestSupport
 struct TapStreamTests {
     @Test("two knocks 0.2 s apart on a still board reach an events watcher as one double tap")
     func doubleTap() throws {
-        let script = MotionScript(name: "double tap", segments: [
-            .hold(Vector3(0, 0, 1), seconds: 1.5),
-            .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, -1), peak: 1.5, seconds: 0.02),
-            .hold(Vector3(0, 0, 1), seconds: 0.18),
-            .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, -1), peak: 1.5, seconds: 0.02),
-            .hold(Vector3(0, 0, 1), seconds: 3),
-        ], loops: false)
-        let path = try writeTrace(script, comment: "a double tap for the end-to-end tests", to: scratchDirectory() + "/doubletap.csv")
+        let path = try writeDoubleTapTrace(in: scratchDirectory())
         // A knock is two samples at 100 Hz: a machine that starves the
         // daemon past an overrun can drop one, and the detector rightly sees
         // one knock. Such a run says nothing about the tap stream, so it is

@@ -220,6 +220,19 @@ public func writeScenarioTrace(in directory: String) throws -> String {
     return try writeTrace(script, comment: "scenario for the end-to-end tests", to: directory + "/scenario.csv")
 }
 
+/// Two knocks 0.2 s apart on a still, face-up board, 1.5 s in: one
+/// double tap in direction -z (about 5 s).
+public func writeDoubleTapTrace(in directory: String) throws -> String {
+    let script = MotionScript(name: "double tap", segments: [
+        .hold(Vector3(0, 0, 1), seconds: 1.5),
+        .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, -1), peak: 1.5, seconds: 0.02),
+        .hold(Vector3(0, 0, 1), seconds: 0.18),
+        .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, -1), peak: 1.5, seconds: 0.02),
+        .hold(Vector3(0, 0, 1), seconds: 3),
+    ], loops: false)
+    return try writeTrace(script, comment: "a double tap for the end-to-end tests", to: directory + "/doubletap.csv")
+}
+
 /// A motion script sampled at 500 Hz into a trace file at `path`, for
 /// `acceld --simulate PATH`.
 public func writeTrace(_ script: MotionScript, comment: String, to path: String) throws -> String {

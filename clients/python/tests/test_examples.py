@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ACCELD, PACKAGE, write_trace
+from conftest import ACCELD, PACKAGE, REPO, write_trace
 
 EXAMPLES = PACKAGE / "examples"
 
@@ -116,9 +116,10 @@ def test_auto_rotation(start_daemon, workdir):
     ], out
 
 
-def test_the_readmes_first_ten_lines(start_daemon):
-    readme = (PACKAGE / "README.md").read_text()
-    program = readme.split("## First ten lines", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+@pytest.mark.parametrize("document, heading", [(PACKAGE / "README.md", "## First ten lines"),
+                                               (REPO / "docs" / "CLIENTS.md", "## Python: the first ten lines")])
+def test_the_first_ten_lines(start_daemon, document, heading):
+    program = document.read_text().split(heading, 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     assert len(program.splitlines()) <= 10
     d = start_daemon("demo")
     process = subprocess.Popen([sys.executable, "-u", "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
