@@ -8,7 +8,8 @@
 # command: it measures, it does not pass or fail (it fails only when the
 # guest never reports). docs/PERFORMANCE.md ("Peer benchmark") has results.
 # PEER_SECONDS (default 15): each run's window; PEER_ROUNDS (default 2):
-# how many times each configuration runs, alternating.
+# how many times each configuration runs, alternating; PEER_ONLY: a
+# pattern, only the runs whose label matches (for measuring one change).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # python3: Debian's own interpreter and standard library, copied into the
@@ -16,6 +17,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh qemu-system-x86 busybox-static cpio kmod xz-utils make python3
 seconds=${PEER_SECONDS:-15}
 rounds=${PEER_ROUNDS:-2}
+only=${PEER_ONLY:-.}  # a pattern: only the runs whose label matches (e.g. 'FIFO')
 
 source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
 stage=peer-bench
@@ -71,7 +73,7 @@ cat > "$root/init" <<INIT
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
 echo "PEER-START"
-sh /peer-bench-guest.sh $seconds $rounds 2>&1
+sh /peer-bench-guest.sh $seconds $rounds '$only' 2>&1
 echo "PEER-END"
 poweroff -f
 INIT

@@ -123,6 +123,10 @@ public final class DaemonConnection: @unchecked Sendable {
         try DaemonConnection.readLine(fd: fd, buffer: &buffer, timeout: timeout)
     }
 
+    /// A whole line that has already arrived, without reading the socket
+    /// (nil if none has): for passing on what came in one read at once.
+    public func bufferedLine() -> [UInt8]? { buffer.nextLine() }
+
     /// The next message that this version can read; nil on timeout.
     public func next(timeout: Double?) throws(ClientError) -> Message? {
         try DaemonConnection.readMessage(fd: fd, buffer: &buffer, timeout: timeout)

@@ -133,8 +133,8 @@ public final class Sampler: @unchecked Sendable {
     private var collector: ((Vector3) -> Bool)?
     /// FIFO reads land here (kept to avoid an allocation per read).
     private var fifoSamples: [Counts] = []
-    /// Wakes so far in FIFO mode: drives the dither of the wake-up instant.
-    private var fifoWakes = 0
+    /// An overflowed FIFO read the next read will number (`drainFIFO`).
+    private var heldFIFO: (samples: [Counts], now: UInt64, after: UInt64, earliest: Int64, decideAt: Double)?
     /// The latency clients allow, ms (nil: none, samples as they come).
     private var latency: Double?
 
@@ -171,8 +171,13 @@ public final class Sampler: @unchecked Sendable {
             // The grid is the instants the sampler asked for, from the
             // step's start, so that how long a step took does not move it.
             let wanted = self.lastStep + delay, now = self.time.nanoseconds
-            let arm = self.cadence.rearm(now: now, delay: wanted > now ? wanted - now : 0, period: UInt64(self.period),
-                                         early: UInt64(self.margin / 4), late: UInt64(self.margin))
+            // FIFO wakes keep their grid unless a period off: early or late,
+            // such a wake only finds a sample more or less.
+            let fifo = (self.driver?.fifoWatermark ?? 0) > 0
+            let arm = self.cadence.rearm(now: now, delay: wanted > now ? wanted - now : 0,
+                                         period: fifo ? self.fifoInterval : UInt64(self.period),
+                                         early: UInt64(fifo ? self.period : self.margin / 4),
+                                         late: UInt64(fifo ? self.period : self.margin))
             if let arm {
                 self.timer?.schedule(deadline: .now() + .nanoseconds(Int(arm.delay)),
                                      repeating: .nanoseconds(Int(arm.interval)), leeway: .microseconds(50))
@@ -187,6 +192,7 @@ public final class Sampler: @unchecked Sendable {
     public func stop(powerDown: Bool) {
         timer?.cancel()
         timer = nil
+        if let held = heldFIFO { releaseHeldFIFO(held, decidedBy: nil) }
         release()
         if powerDown, let driver {
             do { try driver.powerDown() } catch { logger.warning("could not power the chip down: \(error)") }
@@ -500,23 +506,28 @@ public final class Sampler: @unchecked Sendable {
     // MARK: FIFO streaming
 
     /// One wake in FIFO mode: FIFO_SRC says how many samples wait, one
-    /// transfer reads them all. The wake before it came about when the
-    /// watermark's worth should have arrived; its instant is dithered over
-    /// a period so that the brackets "newest sample made before this read"
-    /// average out to the chip's real phase in the fit.
+    /// transfer reads them all. The next wake is `fifoInterval` later, or
+    /// sooner when an overflowed read waits for the next to number it.
     private func stepFIFO(_ now: UInt64) throws -> UInt64 {
-        guard let newest = try drainFIFO(now) else { return UInt64(period) }
-        fifoWakes += 1
-        // Next: when the watermark's worth has been made, plus a dither of
-        // up to a period (golden-ratio steps cover it evenly).
-        let dither = (Double(fifoWakes) * 0.618_033_988_75).truncatingRemainder(dividingBy: 1) * period
-        let watermark = driver!.fifoWatermark
-        let due = fit.isUsable ? fit.instant(of: newest + UInt64(watermark)) : Double(now) + Double(watermark) * period
-        return UInt64(max(due + margin + dither - Double(now), period))
+        let drained = try drainFIFO(now)
+        if let held = heldFIFO { return UInt64(max(held.decideAt - Double(now), period / 10)) }
+        return drained != nil ? fifoInterval : UInt64(period)
+    }
+
+    /// FIFO wakes repeat every watermark less 0.382 periods: the timer is
+    /// never re-armed (on Linux each re-arm costs libdispatch's manager
+    /// thread two system calls, docs/PERFORMANCE.md), the oldest sample
+    /// waits less than the watermark's worth, and the wakes walk over the
+    /// sample period's phase in golden-ratio steps, so that the brackets
+    /// "newest sample made before this read" average out to the chip's
+    /// real phase in the fit.
+    var fifoInterval: UInt64 {
+        UInt64((Double(max(driver?.fifoWatermark ?? 1, 1)) - 0.381_966) * period)
     }
 
     /// Reads and publishes every sample the FIFO holds; returns the newest
-    /// one's sequence number, or nil when there was none.
+    /// one's sequence number, or nil when there was none (or the read is
+    /// held in `heldFIFO`).
     private func drainFIFO(_ now: UInt64) throws -> UInt64? {
         let driver = driver!
         let status: Accelerometer.FIFOStatus
@@ -527,6 +538,10 @@ public final class Sampler: @unchecked Sendable {
             return nil
         }
         let after = time.nanoseconds
+        if let held = heldFIFO {
+            // After a recovery the next samples need not follow the held ones.
+            releaseHeldFIFO(held, decidedBy: status.overrun || resynchronise ? nil : (now, after, status.level))
+        }
         guard status.level > 0 else {
             pollWasEmpty = true
             _ = try handleEmpty(now)
@@ -538,26 +553,66 @@ public final class Sampler: @unchecked Sendable {
         // Which samples are these? The next ones, unless the FIFO overflowed
         // (stream mode dropped the oldest) or we lost track: then the batch
         // ends with the newest sample made by the time FIFO_SRC was read.
+        // When a sample's instant falls within that read (by the fit, with
+        // its error), the batch is held for the next read to number.
         var first = seq
         if status.overrun || resynchronise {
             counters.overruns += status.overrun ? 1 : 0
-            if fit.isUsable {
-                first = UInt64(max(Int64(seq), fit.newest(at: Double(now)) - Int64(status.level) + 1))
+            resynchronise = false
+            let level = Int64(status.level)
+            if let (earliest, latest) = newestCandidates(now, after) {
+                let earliest = max(earliest, Int64(seq) + level - 1)
+                guard max(latest, earliest) == earliest else {
+                    heldFIFO = (fifoSamples, now, after, earliest, fit.instant(of: UInt64(earliest + 1)) + period / 2)
+                    return nil
+                }
+                first = UInt64(earliest - level + 1)
             } else if let last = lastInstant {
                 let made = Int64((max(Double(now) - last, 0) / period).rounded(.down))
-                first = UInt64(max(Int64(seq), Int64(seq) - 1 + made - Int64(status.level) + 1))
+                first = UInt64(max(Int64(seq), Int64(seq) - 1 + made - level + 1))
             }
         }
-        resynchronise = false
+        return publishFIFO(fifoSamples, first: first, readBetween: now, and: after)
+    }
+
+    /// A held overflowed read, numbered by the read after it: that one's
+    /// samples came after the held ones, so the held batch ends just
+    /// before them. A read that cannot say (it overflowed too, or a sample's
+    /// instant falls within it) leaves the nearer guess.
+    private func releaseHeldFIFO(_ held: (samples: [Counts], now: UInt64, after: UInt64, earliest: Int64, decideAt: Double),
+                                 decidedBy next: (now: UInt64, after: UInt64, level: Int)?) {
+        heldFIFO = nil
+        var newest = held.earliest
+        if let next, let (earliest, latest) = newestCandidates(next.now, next.after), earliest == latest {
+            newest = min(max(earliest - Int64(next.level), held.earliest), held.earliest + 1)
+        } else if fit.isUsable {
+            newest = min(max(fit.newest(at: Double(held.now + held.after) / 2, lead: 0), held.earliest), held.earliest + 1)
+        }
+        _ = publishFIFO(held.samples, first: UInt64(max(Int64(seq), newest - Int64(held.samples.count) + 1)),
+                        readBetween: held.now, and: held.after)
+    }
+
+    /// The newest sample the fit says was made by a read between `now` and
+    /// `after`, at the earliest and latest (widened by 8 % of a period, the
+    /// fit's error); nil without a usable fit.
+    private func newestCandidates(_ now: UInt64, _ after: UInt64) -> (Int64, Int64)? {
+        guard fit.isUsable else { return nil }
+        let error = 0.08 * period
+        return (fit.newest(at: Double(now) - error, lead: 0), fit.newest(at: Double(after) + error, lead: 0))
+    }
+
+    /// Publishes a FIFO read's samples as `first`, `first + 1`, ...
+    /// (samples skipped before `first` are counted lost); returns the newest.
+    private func publishFIFO(_ samples: [Counts], first: UInt64, readBetween now: UInt64, and after: UInt64) -> UInt64 {
         counters.lost += Int(first - seq)
         seq = first
-        let newest = first + UInt64(status.level) - 1
+        let newest = first + UInt64(samples.count) - 1
         // The newest sample was made in the period before the read.
         fit.add(seq: newest, t: Double(now + after) / 2 - period / 2, nominalPeriod: 1e9 / Double(configuration.rate))
         var deliveries: [Delivery] = []
-        deliveries.reserveCapacity(fifoSamples.count)
-        for (index, counts) in fifoSamples.enumerated() {
-            let instant = fit.count >= 4 ? fit.instant(of: seq) : Double(now) - period * (Double(status.level - index) - 0.5)
+        deliveries.reserveCapacity(samples.count)
+        for (index, counts) in samples.enumerated() {
+            let instant = fit.count >= 4 ? fit.instant(of: seq) : Double(now) - period * (Double(samples.count - index) - 0.5)
             let (frame, events) = deliver(counts, instant: instant)
             deliveries.append(Delivery(frame: frame, events: events))
         }
@@ -589,6 +644,7 @@ public final class Sampler: @unchecked Sendable {
         guard watermark != configuration.fifoWatermark else { return watermark }
         // Leaving the FIFO empties it: publish what it holds first.
         if watermark == 0 && failure == nil { _ = try drainFIFO(time.nanoseconds) }
+        if let held = heldFIFO { releaseHeldFIFO(held, decidedBy: nil) }
         configuration.fifoWatermark = watermark
         try driver.setFIFOWatermark(watermark)
         // Whatever the mode, the next read places its samples by the clock.

@@ -24,11 +24,26 @@ final class Session: @unchecked Sendable {
     var dropped = 0
     var totalDropped = 0
     var stuckSince: UInt64?
-    var needsFlush = false
+    /// Lines queued since the last flush, each with its newline.
+    private var outbox: ByteBuffer?
 
     init(id: Int, channel: Channel) {
         self.id = id
         self.channel = channel
+    }
+
+    var hasOutbox: Bool { outbox != nil }
+
+    func append(_ line: [UInt8]) {
+        if outbox == nil { outbox = channel.allocator.buffer(capacity: max(256, line.count * 16)) }
+        outbox!.writeBytes(line)
+        outbox!.writeInteger(UInt8(ascii: "\n"))
+    }
+
+    /// What is queued, for one write (empty if nothing is).
+    func takeOutbox() -> ByteBuffer {
+        defer { outbox = nil }
+        return outbox ?? channel.allocator.buffer(capacity: 0)
     }
 
     /// Decimation and phase for the chip's rate `odr`.

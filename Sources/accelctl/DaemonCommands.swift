@@ -62,11 +62,21 @@ struct EventsCommand: ParsableCommand {
             let now = MonotonicTime.now()
             if let deadline, now >= deadline { break }
             guard let line = guarded({ try client.nextLine(timeout: deadline.map { Double($0 - now) / 1e9 } ?? 1) }) else { continue }
-            // Straight to fd 1, a line at a time, so pipes get each message
-            // at once; --json passes them on without decoding (at 400 Hz on
-            // a small board the decoding would cost more than the daemon).
+            // Straight to fd 1, so pipes get each message at once; --json
+            // passes them on without decoding (at 400 Hz on a small board the
+            // decoding would cost more than the daemon), every whole line
+            // that has arrived in one write: as prompt as a line at a time,
+            // at a fraction of the system calls when acceld sends batches.
             if json {
-                writeLine(String(decoding: line, as: UTF8.self))
+                var out = line + [0x0A]
+                printed += 1
+                while count.map({ printed < $0 }) ?? true, let more = client.bufferedLine() {
+                    out += more
+                    out.append(0x0A)
+                    printed += 1
+                }
+                writeBytes(out)
+                continue
             } else if let message = try? Message(parsing: line) {
                 writeLine(describe(message))
             }

@@ -169,11 +169,14 @@ func guarded<T>(_ body: () throws -> T) -> T {
 }
 
 func writeLine(_ text: String, to fd: Int32 = 1) {
-    var line = text + "\n"
-    line.withUTF8 { bytes in
+    writeBytes(Array((text + "\n").utf8), to: fd)
+}
+
+func writeBytes(_ bytes: [UInt8], to fd: Int32 = 1) {
+    bytes.withUnsafeBytes { raw in
         var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        while offset < raw.count {
+            let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
             if n <= 0 { return }
             offset += n
         }

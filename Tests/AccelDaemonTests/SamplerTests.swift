@@ -350,6 +350,28 @@ struct FIFOSamplerTests {
         #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count, "no sample twice")
     }
 
+    @Test("stalls longer than the FIFO holds, ending anywhere within a period: every frame carries the sample its number says, the gap is what the chip overwrote",
+          arguments: [-0.03, 0.03])
+    func overflowEndingAnywhere(rateError: Double) throws {
+        let motion = CountingMotion(period: 1 / (400 * (1 + rateError)))
+        let rig = try SamplerRig(rate: 400, rateError: rateError, motion: motion, part: .lis3dh)
+        try rig.sampler.allowLatency(milliseconds: 50)
+        rig.lostBeforeStart = rig.lost
+        rig.run(seconds: 2)
+        // 40 to 41 periods (the FIFO holds 32), in 40 steps: the read after
+        // each stall comes anywhere between two samples, boundaries included.
+        let period = Double(rig.model.periodNanoseconds)
+        for k in 0..<40 {
+            rig.time.sleep(nanoseconds: UInt64(period * (40 + Double(k) / 40)))
+            rig.run(seconds: 0.25)
+        }
+        #expect(rig.sampler.counters.overruns >= 40)
+        let offsets = Set(rig.frames.map { (motion.index(of: $0) - Int($0.seq) % 64 + 64) % 64 })
+        #expect(offsets.count == 1, "frames labelled with another sample's number: offsets \(offsets.sorted())")
+        #expect(rig.gaps == rig.lost, "gaps \(rig.gaps), the chip lost \(rig.lost)")
+        #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count, "no sample twice")
+    }
+
     @Test("a FIFO transfer cut short by the bus is a fault: recovered, nothing published twice, the gap exact")
     func shortTransfer() throws {
         var flaky: FlakyBus?

@@ -212,6 +212,14 @@ struct AccelctlDaemonTests {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
             #expect(object?["class"] as? String == "frame")
         }
+        // With a latency acceld sends frames in batches, and accelctl passes
+        // each on in one write; the count still stops at the line, mid-batch.
+        let batched = try accelctl(["events", "--socket", daemon.socketPath, "--json", "--streams", "frames", "--latency", "50", "--count", "7"])
+        let seqs = batched.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["seq"] as? Int
+        }
+        #expect(seqs.count == 7 && batched.stdout.split(separator: "\n").count == 7, "\(batched.stdout)")
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $1 > $0 }, "in order: \(seqs)")
         // A drop is told three times: the early warning, the confirmation, the landing.
         let falls = try accelctl(["events", "freefall", "--socket", daemon.socketPath, "--count", "3", "--seconds", "8"])
         #expect(falls.stdout.contains("falling?") && falls.stdout.contains("free fall\n"), "\(falls.stdout)")

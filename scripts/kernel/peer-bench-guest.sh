@@ -37,6 +37,13 @@ measure() {
         print "" }'
 }
 
+# thread_ticks PID: "tid name ticks" for each of its threads.
+thread_ticks() {
+    for task in /proc/$1/task/*; do
+        echo "${task##*/} $(tr ' ' _ < $task/comm) $(awk '{ print $14 + $15 }' $task/stat)"
+    done 2>/dev/null
+}
+
 # acceld_run LABEL RATE [ACCELD OPTIONS -- CLIENT OPTIONS]
 acceld_run() {
     local label=$1 rate=$2 address=0x1c; shift 2
@@ -49,7 +56,10 @@ acceld_run() {
     start_daemon bench --bus $EMU_BUS --rate $rate $daemon_options || return
     accelctl events --socket /tmp/bench.sock --json --streams frames $client_options > /dev/null 2>&1 &
     local client=$!
+    (sleep 4; thread_ticks $daemon > /tmp/threads.before; sleep $SECONDS_PER_RUN; thread_ticks $daemon > /tmp/threads.after) &
+    local threads=$!
     local m=$(measure $address $daemon $client)
+    wait $threads
     kill $client; wait $client 2>/dev/null
     stop_daemon
     power_down
@@ -58,6 +68,9 @@ acceld_run() {
         printf "%-22s acceld+client  CPU %5.1f + %4.1f = %5.1f %%   samples/s %6.1f   switches/sample %.2f (acceld %.2f, client %.2f)   dropped by the chip %d\n",
             label, $5 / hz / $1 * 100, $7 / hz / $1 * 100, ($5 + $7) / hz / $1 * 100, $2 / $1,
             ($6 + $8) / $2, $6 / $2, $8 / $2, $4 }'
+    # Where acceld's CPU went, by thread (ticks of 10 ms in the window).
+    awk 'NR == FNR { before[$1] = $3; next } { printf " %s %d", $2, $3 - before[$1] }
+         BEGIN { printf "%-22s   acceld by thread:", "" } END { print "" }' /tmp/threads.before /tmp/threads.after
 }
 
 # python_run LABEL RATE [lis3dh]
@@ -80,15 +93,19 @@ python_run() {
 
 echo "peer-bench guest: $(uname -r), $(grep -c ^processor /proc/cpuinfo) vCPU, emulator on i2c-$EMU_BUS, windows of $SECONDS_PER_RUN s, $ROUNDS round(s)"
 : > /tmp/runs
+# PEER_ONLY (a pattern, as the third argument): only the runs whose label matches.
+only=${3:-.}
+acceld_run_() { echo "$1" | grep -qE "$only" && acceld_run "$@"; return 0; }
+python_run_() { echo "$1" | grep -qE "$only" && python_run "$@"; return 0; }
 for round in $(seq $ROUNDS); do
-    acceld_run "LIS302DL 100 Hz" 100
-    acceld_run "LIS302DL 100 Hz, 50 ms" 100 -- --latency 50
-    python_run "LIS302DL 100 Hz" 100
-    acceld_run "LIS302DL 400 Hz" 400
-    acceld_run "LIS302DL 400 Hz, 50 ms" 400 -- --latency 50
-    python_run "LIS302DL 400 Hz" 400
-    acceld_run "LIS3DH FIFO 400 Hz" 400 --address 0x18 --part LIS3DH -- --latency 50
-    python_run "LIS3DH FIFO 400 Hz" 400 lis3dh
+    acceld_run_ "LIS302DL 100 Hz" 100
+    acceld_run_ "LIS302DL 100 Hz, 50 ms" 100 -- --latency 50
+    python_run_ "LIS302DL 100 Hz" 100
+    acceld_run_ "LIS302DL 400 Hz" 400
+    acceld_run_ "LIS302DL 400 Hz, 50 ms" 400 -- --latency 50
+    python_run_ "LIS302DL 400 Hz" 400
+    acceld_run_ "LIS3DH FIFO 400 Hz" 400 --address 0x18 --part LIS3DH -- --latency 50
+    python_run_ "LIS3DH FIFO 400 Hz" 400 lis3dh
 done
 
 # The table: means over the rounds. CPU in % of the one vCPU; samples a
@@ -104,8 +121,8 @@ awk -F'|' -v hz=$HZ_TICKS '
     $2 == "python" { n = ++pn[key]; pcpu[key] += m[5] / hz / m[1] * 100; prate[key] += m[3] / m[1]; psw[key] += m[6] / m[3] }
     END {
         for (i = 1; i <= keys; i++) {
-            k = names[i]; if (!an[k]) continue
-            q = k; sub(/, 50 ms$/, "", q)
+            k = names[i]; q = k; sub(/, 50 ms$/, "", q)
+            if (!an[k] || !pn[q]) continue
             a = acpu[k] / an[k]; p = pcpu[q] / pn[q]; ratio[k] = a / p
             printf "| %s | %.1f | %.1f | %.2f | %.1f / %.1f | %.2f / %.2f |\n", k, a, p, ratio[k], arate[k] / an[k], prate[q] / pn[q], asw[k] / an[k], psw[q] / pn[q]
         }
