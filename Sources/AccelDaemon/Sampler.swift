@@ -235,12 +235,13 @@ public final class Sampler: @unchecked Sendable {
         held = []
     }
 
-    /// How long a frame may be held (ns): the clients' latency less a period
-    /// (a read comes once a period) and 2 ms for the hand-off; nil when
-    /// frames go one by one.
+    /// How long a frame may be held (ns): the clients' latency less half a
+    /// period (for a wake that comes late; `step` already releases before
+    /// the next read would pass the limit) and 2 ms for the hand-off; nil
+    /// when frames go one by one.
     private var holdLimit: Double? {
         guard let latency, configuration.fifoWatermark == 0 else { return nil }
-        let limit = latency * 1e6 - period - 2e6
+        let limit = latency * 1e6 - period / 2 - 2e6
         return limit >= period ? limit : nil
     }
 
