@@ -23,8 +23,11 @@ source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
 stage=peer-bench
 source scripts/kernel/emulator.sh   # sets $emulator, or fails naming the headers package
 
-echo "peer-bench: building acceld and accelctl (release, static Swift runtime)" >&2
+echo "peer-bench: building acceld, accelctl and accel-bench (release, static Swift runtime)" >&2
 ./scripts/build-release.sh
+# accel-bench floor: what the DispatchSourceTimer alone costs in the guest.
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product accel-bench 2>&1 \
+    | grep -E "error|warning: |complete" | grep -v "use of .mktemp" >&2
 
 # smbus2 from PyPI (pip honours PIP_FIND_LINKS), unpacked for the guest.
 wheels=$cache/wheels
@@ -44,7 +47,7 @@ python=/usr/bin/python3
 root=$cache/peer-initramfs
 rm -rf "$root" && mkdir -p "$root"/{bin,sbin,usr/bin,proc,sys,dev,tmp,run,lib/modules,opt/smbus2}
 cp /usr/bin/busybox "$root/bin/"
-cp .build-static/release/acceld .build-static/release/accelctl "$root/usr/bin/"
+cp .build-static/release/acceld .build-static/release/accelctl .build-static/release/accel-bench "$root/usr/bin/"
 cp "$(readlink -f $python)" "$root/usr/bin/python3"
 $python -m zipfile -e "$wheel" "$root/opt/smbus2"
 stdlib=$($python -S -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
@@ -84,10 +87,10 @@ memory=$(( size * 3 + 256 ))
 
 model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 echo "peer-bench: $(date -u '+%Y-%m-%d %H:%M UTC'), host $(nproc) cores ($model), load average $(cut -d' ' -f1-3 /proc/loadavg); guest $(basename "$modules"), QEMU TCG, 1 vCPU, ${size} MB initramfs" >&2
-echo "peer-bench: $rounds round(s) of 8 runs of $seconds s each, alternating acceld + client and the Python poller" >&2
+echo "peer-bench: $rounds round(s) of 8 runs of $seconds s each, alternating acceld + client and the Python poller, then the timer's floor" >&2
 log="$cache/peer-console.log"
 started=$(date +%s)
-timeout $(( rounds * 8 * (seconds + 15) + 120 )) qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$memory" -nographic -no-reboot \
+timeout $(( rounds * 8 * (seconds + 15) + 4 * seconds + 180 )) qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$memory" -nographic -no-reboot \
     -kernel "$cache/vmlinux" -initrd "$cache/peer-initramfs.cpio" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3" > "$log" 2>&1 || true
 echo "peer-bench: the guest ran for $(( $(date +%s) - started )) s; host load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >&2

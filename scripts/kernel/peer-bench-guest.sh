@@ -91,6 +91,17 @@ python_run() {
     [ -s /tmp/poller.log ] && tail -3 /tmp/poller.log
 }
 
+# floor_run LABEL OPTIONS: accel-bench floor, the design's timing alone
+# (no chip, no pipeline, no socket): a DispatchSourceTimer repeating on a
+# serial queue, or a thread sleeping on clock_nanosleep. Its CPU % of the
+# one vCPU goes to /tmp/floors.
+floor_run() {
+    local label=$1; shift
+    local line=$(accel-bench floor --seconds $SECONDS_PER_RUN --no-hop "$@" 2>&1 | grep '^floor:')
+    echo "$label|$(echo "$line" | sed -n 's/.* CPU \([0-9.]*\) %.*/\1/p')" >> /tmp/floors
+    printf "%-22s %s\n" "$label" "$line"
+}
+
 echo "peer-bench guest: $(uname -r), $(grep -c ^processor /proc/cpuinfo) vCPU, emulator on i2c-$EMU_BUS, windows of $SECONDS_PER_RUN s, $ROUNDS round(s)"
 : > /tmp/runs
 # PEER_ONLY (a pattern, as the third argument): only the runs whose label matches.
@@ -107,6 +118,26 @@ for round in $(seq $ROUNDS); do
     acceld_run_ "LIS3DH FIFO 400 Hz" 400 --address 0x18 --part LIS3DH -- --latency 50
     python_run_ "LIS3DH FIFO 400 Hz" 400 lis3dh
 done
+
+# The floor, once: the timer alone against the poller's whole cost.
+: > /tmp/floors
+floor_run_() { echo "$1" | grep -qE "$only" && floor_run "$@"; return 0; }
+floor_run_ "timer floor 100 Hz" --rate 100
+floor_run_ "timer floor 400 Hz" --rate 400
+floor_run_ "sleeper floor 100 Hz" --rate 100 --thread
+floor_run_ "sleeper floor 400 Hz" --rate 400 --thread
+
+awk -F'|' -v hz=$HZ_TICKS '
+    FILENAME == "/tmp/floors" { floor[$1] = $2; next }
+    $2 == "python" { split($3, m, " "); n[$1]++; p[$1] += m[5] / hz / m[1] * 100 }
+    END {
+        if (!("timer floor 100 Hz" in floor) || !n["LIS302DL 100 Hz"]) exit
+        printf "peer-bench: a bare DispatchSourceTimer alone (no chip, no pipeline, no socket) / python CPU at 100 Hz %.2f, at 400 Hz %.2f (a clock_nanosleep thread: %.2f, %.2f)\n",
+            floor["timer floor 100 Hz"] / (p["LIS302DL 100 Hz"] / n["LIS302DL 100 Hz"]),
+            floor["timer floor 400 Hz"] / (p["LIS302DL 400 Hz"] / n["LIS302DL 400 Hz"]),
+            floor["sleeper floor 100 Hz"] / (p["LIS302DL 100 Hz"] / n["LIS302DL 100 Hz"]),
+            floor["sleeper floor 400 Hz"] / (p["LIS302DL 400 Hz"] / n["LIS302DL 400 Hz"])
+    }' /tmp/floors /tmp/runs
 
 # The table: means over the rounds. CPU in % of the one vCPU; samples a
 # second as each got them; switches per sample summed over all threads.
