@@ -202,7 +202,10 @@ class Motion:
         back-off (0.1 s doubling to `max_backoff`), sending the
         subscriptions again; when False, the first loss ends the iterators
         with ConnectionLost and `run()` raises it.
-    timeout: seconds to wait for the hello and for each reply.
+    timeout: seconds to wait for each reply.
+    hello_timeout: seconds to wait for the hello when connecting: the first
+        client of a socket-activated acceld waits while systemd starts it
+        and it opens the chip, which a slow board may take seconds to do.
     update_interval: seconds between frames (None: every sample).
     fields: frame fields to ask for (acc, gravity, user, attitude; default all).
 
@@ -211,7 +214,7 @@ class Motion:
     """
 
     def __init__(self, path: Optional[str] = None, *, reconnect: bool = True, timeout: float = 5.0,
-                 max_backoff: float = 5.0, update_interval: Optional[float] = None,
+                 hello_timeout: float = 15.0, max_backoff: float = 5.0, update_interval: Optional[float] = None,
                  fields: Optional[Iterable[str]] = None):
         self.path = path or default_socket()
         self.reconnect = reconnect
@@ -258,7 +261,7 @@ class Motion:
         self._finished = threading.Event()
         self._failure: Optional[Exception] = None
 
-        self._attach(*self._open(timeout))
+        self._attach(*self._open(hello_timeout))
         self._reader = threading.Thread(target=self._run, name="acceld-reader", daemon=True)
         self._reader.start()
 

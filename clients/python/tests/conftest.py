@@ -125,10 +125,11 @@ class FakeDaemon:
     HELLO = ('{"class":"hello","protocol":1,"version":"9.9.9","device":{"chip":"LIS302DL",'
              '"location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok"}}')
 
-    def __init__(self, path: str, replies=None, hello=HELLO):
+    def __init__(self, path: str, replies=None, hello=HELLO, hello_delay=0.0):
         self.path = path
         self.replies = replies or (lambda request: [])
         self.hello = hello
+        self.hello_delay = hello_delay
         self.requests = []
         self.connections = []
         self.server = socket.socket(socket.AF_UNIX)
@@ -145,9 +146,13 @@ class FakeDaemon:
             except OSError:
                 return
             self.connections.append(conn)
-            if self.hello is not None:
-                conn.sendall(self.hello.encode() + b"\n")
-            threading.Thread(target=self._read, args=(conn, json), daemon=True).start()
+            threading.Thread(target=self._greet_and_read, args=(conn, json), daemon=True).start()
+
+    def _greet_and_read(self, conn, json):
+        if self.hello is not None:
+            time.sleep(self.hello_delay)
+            conn.sendall(self.hello.encode() + b"\n")
+        self._read(conn, json)
 
     def _read(self, conn, json):
         buffer = b""

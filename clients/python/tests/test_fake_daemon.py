@@ -169,7 +169,15 @@ def test_a_peer_that_is_not_acceld(fake_daemon, workdir):
     fake.close()
     silent = fake_daemon(hello=None)
     with pytest.raises(acceld.ProtocolError, match="said nothing"):
-        acceld.connect(silent.path, timeout=0.3)
+        acceld.connect(silent.path, hello_timeout=0.3)
+
+
+def test_a_daemon_slow_to_greet_is_waited_for(fake_daemon):
+    # Socket activation on a slow board: acceld greets seconds after the
+    # connection; the default wait (15 s) is longer than a reply's (5 s).
+    fake = fake_daemon(hello_delay=6.0)
+    with acceld.connect(fake.path) as motion:
+        assert motion.hello.version == "9.9.9"
 
 
 def test_a_full_daemon_refuses_with_a_typed_error(fake_daemon):
