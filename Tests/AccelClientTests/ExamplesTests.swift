@@ -34,7 +34,7 @@ struct ExamplesTests {
         #expect(snippet.split(separator: "\n").count <= 10)
         let daemon = try DaemonProcess(["--simulate", "rest"])
         defer { _ = daemon.stop() }
-        let lines = try runUntilStopped("FirstTenLines", seconds: 2, socket: daemon.socketPath).split(separator: "\n")
+        let lines = try runUntilStopped("FirstTenLines", seconds: 3, socket: daemon.socketPath).split(separator: "\n")
         #expect(lines.count >= 10, "about 10 a second: \(lines)")
         let z = lines.last.flatMap { $0.split(separator: " ").dropFirst(5).first }.flatMap { Double($0) }
         #expect(lines.allSatisfy { $0.hasPrefix("x ") && $0.hasSuffix(" g") } && abs((z ?? 0) - 1) < 0.1, "\(lines)")
@@ -49,13 +49,14 @@ struct ExamplesTests {
 
     @Test("BubbleLevel: the bubble centred and level on a flat board, off to the side when an edge is raised")
     func bubbleLevel() throws {
-        // Level, then the +X edge raised by 20° (roll -20°).
+        // Level, then the +X edge raised by 20° (roll -20°). The trace
+        // starts with the daemon: 2 s of level leave room for a slow start.
         let script = MotionScript(name: "level then tilted", segments: [
-            .hold(Vector3(0, 0, 1), seconds: 1), .hold(Vector3(0.342, 0, 0.940), seconds: 20),
+            .hold(Vector3(0, 0, 1), seconds: 2), .hold(Vector3(0.342, 0, 0.940), seconds: 20),
         ], loops: false)
         let daemon = try DaemonProcess(["--simulate", try writeTrace(script, comment: "bubble level", to: scratchDirectory() + "/level.csv")])
         defer { _ = daemon.stop() }
-        let lines = try runExample("BubbleLevel", seconds: 2, on: daemon).split(separator: "\n")
+        let lines = try runExample("BubbleLevel", seconds: 3.5, on: daemon).split(separator: "\n")
         #expect(lines.count >= 10, "about 10 a second")
         #expect(lines.prefix(5).contains { $0.hasPrefix("[----------o----------]") && $0.hasSuffix("level") }, "\(lines)")
         // 45° spans the vial's 10 cells each side: 20° is 4.4 cells to the
@@ -108,12 +109,12 @@ struct ExamplesTests {
     @Test("TiltToScroll starts at the top, scrolls down when tilted forward, and back up when tilted the other way")
     func tiltToScroll() throws {
         let script = MotionScript(name: "level, forward, back", segments: [
-            .hold(Vector3(0, 0, 1), seconds: 0.8), .hold(Vector3(0, 0.5, 0.866), seconds: 0.8),
+            .hold(Vector3(0, 0, 1), seconds: 1.5), .hold(Vector3(0, 0.5, 0.866), seconds: 1.5),
             .hold(Vector3(0, -0.5, 0.866), seconds: 20),
         ], loops: false)
         let daemon = try DaemonProcess(["--simulate", try writeTrace(script, comment: "tilt to scroll", to: scratchDirectory() + "/tilt.csv")])
         defer { _ = daemon.stop() }
-        let lines = try runExample("TiltToScroll", seconds: 2.5, on: daemon).split(separator: "\n")
+        let lines = try runExample("TiltToScroll", seconds: 4, on: daemon).split(separator: "\n")
         let shown = lines.compactMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
         #expect(shown.first == 1, "it starts at the top: \(lines)")
         let peak = shown.max() ?? 0
