@@ -194,7 +194,8 @@ phase_lock 400 -30000
 # sequence shows it. X: 12 bits of 1 mg (high-resolution, ±2 g). A FIFO
 # that overflowed outside the stall means the host starved the guest for
 # 45 ms (the watermark's room; the chip's clock then runs late too): as
-# in phase_lock, measured again, three times at most. The window's frames
+# in phase_lock, measured again, three times at most, and inconclusive
+# when the third ran starved. The window's frames
 # may differ from the samples made by a few: a batch's timestamps come from
 # a fit with a period's noise per wake, so a sample at an edge can fall on
 # either side.
@@ -220,14 +221,24 @@ for attempt in 1 2 3; do
     # noise each. Exact in 3 of 4 runs here, one short in the fourth:
     # within 1.
     judge_stall fifo 0.25 1
-    late=$((late_c - late_a))
+    late=$((late_b - late_a))
     [ "${result%% *}" = pass -a "${stall_result%% *}" = pass ] && break
     retry_note $attempt $late
 done
 starved_note="$earlier"
 tail -3 /tmp/fifo.log
-check "LIS3DH FIFO at 400 Hz, latency 50 ms: every sample at the chip's rate, about a wake per watermark, none dropped (${result#* }$starved_note)" [ "${result%% *}" = pass ]
-stall_check 0x18 0.25 1
+# As in phase_lock: three failures fail, unless the third ran starved.
+name="LIS3DH FIFO at 400 Hz, latency 50 ms: every sample at the chip's rate, about a wake per watermark, none dropped (${result#* }$starved_note)"
+if [ "${result%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then
+    inconclusive "$name"
+else
+    check "$name" [ "${result%% *}" = pass ]
+fi
+if [ "${stall_result%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then
+    inconclusive "a 0.25 s SIGSTOP of acceld at 0x18 (${stall_result#* }$starved_note)"
+else
+    stall_check 0x18 0.25 1
+fi
 
 # 9. SMBus only (as i2c-stub): the FIFO comes in 30-byte blocks of five
 # samples, each popping them from the chip; still none lost.
@@ -246,10 +257,16 @@ for attempt in 1 2 3; do
         printf "%s plain I2C %s, reads/wake %.2f, made %d, frames %d, gaps %d, dropped %d, the chip'"'"'s clock late %d times", \
             (plain == "no" && dropped == 0 && $17 == 0 && $25 == 0 && $15 - made <= 4 && made - $15 <= 4 ? "pass" : "fail"), plain, ($12 - $5) / $21, made, $15, $17, dropped, late }')
     echo "SMBus-only FIFO, attempt $attempt: ${result#* }"
+    late=$((late_b - late_a))
     [ "${result%% *}" = pass ] && break
-    retry_note $attempt $((late_b - late_a))
+    retry_note $attempt $late
 done
-check "SMBus-only adapter: the LIS3DH's FIFO read in 30-byte blocks, none lost or dropped (${result#* }$earlier)" [ "${result%% *}" = pass ]
+name="SMBus-only adapter: the LIS3DH's FIFO read in 30-byte blocks, none lost or dropped (${result#* }$earlier)"
+if [ "${result%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then
+    inconclusive "$name"
+else
+    check "$name" [ "${result%% *}" = pass ]
+fi
 rmmod accel_emu
 
 # 10. The kernel's own drivers on the emulator's chips (their modules were
