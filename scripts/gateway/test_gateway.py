@@ -32,6 +32,13 @@ class HostileHTTP(unittest.TestCase):
     def tearDownClass(cls):
         cls.stack.stop()
 
+    def timed_status(self):
+        """acceld's status, the middle of its round trip, and how long it took."""
+        start = time.monotonic()
+        status = self.stack.acceld_status()
+        end = time.monotonic()
+        return status, (start + end) / 2, end - start
+
     def assertUp(self):
         status, _, body = get(self.stack.port, "/")
         self.assertEqual(status, 200)
@@ -107,7 +114,7 @@ class HostileHTTP(unittest.TestCase):
         self.assertEqual(closed, 50)
 
     def test_a_thousand_websockets_opened_and_dropped(self):
-        before = self.stack.acceld_status()
+        before, before_at, before_took = self.timed_status()
         opened = 0
         for _ in range(1000):
             ws = WebSocket(self.stack.port, "/ws/acceld")
@@ -115,17 +122,24 @@ class HostileHTTP(unittest.TestCase):
             ws.close()
         self.assertEqual(opened, 1000)
         self.assertUp()
-        after = self.stack.acceld_status()
+        after, after_at, after_took = self.timed_status()
         self.assertEqual(after["clients"], before["clients"], "acceld served the same clients throughout")
-        # None of the storm reaches acceld (its clients, above), but the storm
-        # and this test take the machine's two cores: acceld's sampler, starved,
-        # overran and counted 8 samples in one rehearsal, 16 to 95 of about
-        # 200 with another build running. What is asserted is that acceld
-        # kept sampling: it read most of what its chip made.
+        # The storm and this test take the machine's two cores, and acceld's
+        # sampler, starved, may miss samples (none to 178 of 385 seen, with
+        # the machine's load): how many is the scheduler's business, not the
+        # gateway's. What must hold is that every sample the chip made is
+        # either published or counted lost: none vanish, none are made up.
+        # Each status reply was made while its request was out, so the
+        # window is known to within half of each round trip.
+        rate = after["device"]["rate"]
         lost = after["counters"]["lost"] - before["counters"]["lost"]
-        read = after["counters"]["published"] - before["counters"]["published"]
-        print(f"\nthousand websockets: acceld read {read} samples and lost {lost} meanwhile", flush=True)
-        self.assertGreater(read, 2 * lost, f"acceld lost {lost} of {read + lost} samples meanwhile")
+        published = after["counters"]["published"] - before["counters"]["published"]
+        made = (after_at - before_at) * rate
+        slack = (before_took + after_took) / 2 * rate + 0.02 * made + 6  # + clock tolerance, frames held
+        print(f"\nthousand websockets: the chip made {made:.0f} (+-{slack:.0f}) samples meanwhile,"
+              f" acceld published {published} and counted {lost} lost", flush=True)
+        self.assertLessEqual(abs(published + lost - made), slack,
+                             f"published {published} + lost {lost} is not the {made:.0f} samples the chip made")
         # Each close is seen when the gateway next reads that connection.
         wait_for(lambda: b"acceld_gateway_websocket_clients 0.0" in get(self.stack.port, "/metrics")[2], 10,
                  "the gateway to count every WebSocket client gone")
