@@ -72,11 +72,21 @@ check "STATUS: unread samples set ZYXOR and ZYXDA (0xff), one burst from 0xa7 cl
 # as a frame whose step was not the chip's, and that must stay 0. The stream is read after the client ends (busybox
 # awk cannot keep up with a file that grows at 400 lines a second).
 
-# retry_note ATTEMPT LATE: after a failed attempt, adds it to $earlier:
-# the check's line names every failed attempt.
+# retry_note ATTEMPT LATE [WHAT]: after a failed attempt, adds it to
+# $earlier: the check's line names every failed attempt, and which of the
+# run's checks failed in it when the run has two (a window and a stall).
 retry_note() {
-    earlier="$earlier; attempt $1 failed"
+    earlier="$earlier; attempt $1 failed${3:+ on $3}"
     if [ $2 -gt 0 ]; then earlier="$earlier while the host starved the guest (the chip's clock ran late $2 times)"; fi
+}
+
+# failed_parts NAME: which of a run's two checks failed (NAME for its
+# window, "the stall" for its SIGSTOP), for retry_note.
+failed_parts() {
+    local parts=""
+    [ "${result%% *}" = pass ] || parts="$1"
+    [ "${stall_result%% *}" = pass ] || parts="${parts:+$parts and }the stall"
+    echo "$parts"
 }
 
 # watch_chip NAME ADDRESS [CLIENT OPTIONS]: a client of acceld NAME (until
@@ -161,7 +171,7 @@ phase_lock() {
         [ -n "$seconds" ] && judge_stall lock $seconds
         late=$((late_c - late_a))
         [ "${result%% *}" = pass -a "${stall_result%% *}" = pass ] && break
-        retry_note $attempt $late
+        retry_note $attempt $late "$(failed_parts "the lock")"
     done
     starved_note="$earlier"
     local name="phase lock at $rate Hz, clock $((ppm / 10000)) % off: seq rate = true rate within 0.2 %, reads/sample <= 1.10, every sample made a frame or a gap, each gap the chip's (${result#* }$starved_note)"
@@ -223,7 +233,7 @@ for attempt in 1 2 3; do
     judge_stall fifo 0.25 1
     late=$((late_b - late_a))
     [ "${result%% *}" = pass -a "${stall_result%% *}" = pass ] && break
-    retry_note $attempt $late
+    retry_note $attempt $late "$(failed_parts "the FIFO")"
 done
 starved_note="$earlier"
 tail -3 /tmp/fifo.log
