@@ -254,7 +254,12 @@ struct DaemonEndToEndTests {
             seqs.append(seq)
             latencies.append(Double(MonotonicTime.now()) / 1e9 - t)
         }
-        #expect(seqs.count > 2000)
+        // The chip made about 2400 samples meanwhile; a starved machine may
+        // lose some before any client sees them (counted: the next check),
+        // so what shows the good client was never held up is that its
+        // frames span the window.
+        let span = (seqs.last ?? 0) - (seqs.first ?? 0) + 1
+        #expect(span > 2000, "the good client's frames span \(span) samples, \(seqs.count) of them received")
         #expect(!goodDropped, "nothing was dropped for the good client")
         #expect(gaps(in: seqs) <= daemonLost(daemon.socketPath), "the good client missed nothing the daemon had")
         latencies.sort()
