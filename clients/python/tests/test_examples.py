@@ -90,7 +90,9 @@ def test_data_logger_writes_a_trace_acceld_replays(start_daemon, workdir):
     replay = subprocess.run([str(ACCELD), "replay", str(path)], capture_output=True, text=True, timeout=60)
     assert replay.returncode == 0, replay.stderr
     frames = [json.loads(line) for line in replay.stdout.splitlines() if '"class":"frame"' in line]
-    assert 140 <= len(frames) <= 152
+    # one frame per 10 ms of the trace: rows the logger lost (counted in
+    # its "# lost" lines) widen the span, and replay keeps the chip's rate
+    assert 140 <= len(frames) <= round(times[-1] * 100) + 2, f"{len(frames)} frames over {times[-1]} s"
     z = [row[2] for row in (f["acc"] for f in frames)]
     assert max(abs(v) for v in z) > 0.9              # the demo starts face up: the logged motion replays
 
