@@ -89,6 +89,14 @@ failed_parts() {
     echo "$parts"
 }
 
+# judge RESULT NAME COMMAND...: NAME is inconclusive when RESULT failed in
+# the third attempt and that attempt ran while the host starved the guest
+# ($attempt, $late); otherwise COMMAND (check or stall_check) judges it.
+judge() {
+    local verdict=$1 what=$2; shift 2
+    if [ "${verdict%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then inconclusive "$what"; else "$@"; fi
+}
+
 # watch_chip NAME ADDRESS [CLIENT OPTIONS]: a client of acceld NAME (until
 # end_client), then the chip's counters as $a after 2.5 s (the client's
 # start-up) and as $b 3 s later, and its late clock ticks as $late_a and
@@ -175,18 +183,8 @@ phase_lock() {
     done
     starved_note="$earlier"
     local name="phase lock at $rate Hz, clock $((ppm / 10000)) % off: seq rate = true rate within 0.2 %, reads/sample <= 1.10, every sample made a frame or a gap, each gap the chip's (${result#* }$starved_note)"
-    if [ "${result%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then
-        inconclusive "$name"
-    else
-        check "$name" [ "${result%% *}" = pass ]
-    fi
-    if [ -n "$seconds" ]; then
-        if [ "${stall_result%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then
-            inconclusive "a $seconds s SIGSTOP of acceld at 0x1c (${stall_result#* }$starved_note)"
-        else
-            stall_check 0x1c $seconds 0
-        fi
-    fi
+    judge "$result" "$name" check "$name" [ "${result%% *}" = pass ]
+    [ -z "$seconds" ] || judge "$stall_result" "a $seconds s SIGSTOP of acceld at 0x1c (${stall_result#* }$starved_note)" stall_check 0x1c $seconds 0
 }
 
 # X carries each sample's number (the `count` motion): 8 bits of 18 mg.
@@ -239,16 +237,8 @@ starved_note="$earlier"
 tail -3 /tmp/fifo.log
 # As in phase_lock: three failures fail, unless the third ran starved.
 name="LIS3DH FIFO at 400 Hz, latency 50 ms: every sample at the chip's rate, about a wake per watermark, none dropped (${result#* }$starved_note)"
-if [ "${result%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then
-    inconclusive "$name"
-else
-    check "$name" [ "${result%% *}" = pass ]
-fi
-if [ "${stall_result%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then
-    inconclusive "a 0.25 s SIGSTOP of acceld at 0x18 (${stall_result#* }$starved_note)"
-else
-    stall_check 0x18 0.25 1
-fi
+judge "$result" "$name" check "$name" [ "${result%% *}" = pass ]
+judge "$stall_result" "a 0.25 s SIGSTOP of acceld at 0x18 (${stall_result#* }$starved_note)" stall_check 0x18 0.25 1
 
 # 9. SMBus only (as i2c-stub): the FIFO comes in 30-byte blocks of five
 # samples, each popping them from the chip; still none lost.
@@ -272,11 +262,7 @@ for attempt in 1 2 3; do
     retry_note $attempt $late
 done
 name="SMBus-only adapter: the LIS3DH's FIFO read in 30-byte blocks, none lost or dropped (${result#* }$earlier)"
-if [ "${result%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then
-    inconclusive "$name"
-else
-    check "$name" [ "${result%% *}" = pass ]
-fi
+judge "$result" "$name" check "$name" [ "${result%% *}" = pass ]
 rmmod accel_emu
 
 # 10. The kernel's own drivers on the emulator's chips (their modules were
