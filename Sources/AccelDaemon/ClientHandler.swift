@@ -2,44 +2,41 @@
 import AccelProtocol
 import NIOCore
 
-/// One client's connection: registers it with the hub and hands its
-/// request lines (from LineDecoder) to the router.
+/// The reading side of one client's connection, on NIO's event loop: its
+/// request lines (from LineDecoder) go to the router on the hub's queue,
+/// in order, and its hang-up removes the session there.
 final class ClientHandler: ChannelInboundHandler {
     typealias InboundIn = InboundLine
 
     private let hub: Hub
-    private var session: Session?
+    private let session: Session
 
-    init(hub: Hub) {
+    init(hub: Hub, session: Session) {
         self.hub = hub
+        self.session = session
     }
 
     /// The handlers a client's channel needs, in order.
-    static func addHandlers(to channel: Channel, hub: Hub) throws {
+    static func addHandlers(to channel: Channel, hub: Hub, session: Session) throws {
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineDecoder(maxLength: hub.fanout.settings.maxLineBytes)))
-        try channel.pipeline.syncOperations.addHandler(ClientHandler(hub: hub))
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        session = hub.connect(context.channel)
-        if let session { hub.greet(session) }
-        context.fireChannelActive()
+        try channel.pipeline.syncOperations.addHandler(ClientHandler(hub: hub, session: session))
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let session { hub.disconnect(session) }
-        session = nil
+        let hub = hub, session = session
+        hub.queue.async { hub.disconnect(session) }
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let session else { return }
+        let hub = hub, session = session
         switch unwrapInboundIn(data) {
         case .line(let bytes):
-            hub.router.handle(bytes, from: session)
+            hub.queue.async { hub.router.handle(bytes, from: session) }
         case .tooLong:
             let limit = hub.fanout.settings.maxLineBytes
-            hub.fanout.reply(.error(ProtocolError("line-too-long", "a request line may be at most \(limit) bytes ([socket] max-line-bytes); the rest of this line is skipped")), to: session)
+            let error = ProtocolError("line-too-long", "a request line may be at most \(limit) bytes ([socket] max-line-bytes); the rest of this line is skipped")
+            hub.queue.async { hub.fanout.reply(.error(error), to: session) }
         }
     }
 

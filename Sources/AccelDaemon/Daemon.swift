@@ -12,8 +12,9 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// The running service: the sampler on its queue, the hub and the socket
-/// server on one event loop, signals, and systemd's notify protocol.
+/// The running service: the sampler and the hub on the sampler's queue,
+/// the clients' requests read on one SwiftNIO event loop, signals, and
+/// systemd's notify protocol.
 public final class Daemon: @unchecked Sendable {
     public struct Options: Sendable {
         public var configuration: Configuration
@@ -41,7 +42,9 @@ public final class Daemon: @unchecked Sendable {
     private let group: MultiThreadedEventLoopGroup
     private var sampler: Sampler!
     private var hub: Hub!
-    private var serverChannel: Channel?
+    private var listener: Listener?
+    /// The status and watchdog timers, on the hub's queue.
+    private var timers: [DispatchSourceTimer] = []
     /// The socket file we created (and must remove); nil when systemd passed it.
     private var ownedSocketPath: String?
     private var signalSources: [DispatchSourceSignal] = []
@@ -103,37 +106,36 @@ public final class Daemon: @unchecked Sendable {
             configuration: sampler.configuration, profile: driver?.profile ?? configuration.device.profile,
             state: driver == nil ? "lost" : "ok")
 
-        let loop = group.next()
         let notifier = self.notifier
-        let hub = Hub(eventLoop: loop, sampler: sampler, device: device, socket: configuration.socket,
+        let hub = Hub(sampler: sampler, device: device, socket: configuration.socket,
                       calibrationStore: store, isPrivileged: { privilege.allows($0) },
                       notify: { notifier.notify($0) })
         self.hub = hub
         sampler.output = { output in
-            loop.execute {
-                switch output {
-                case .frame(let frame, let events): hub.publish(frame, events)
-                case .batch(let deliveries): hub.publish(deliveries)
-                case .device(let event): hub.publish(event)
-                }
+            switch output {
+            case .frame(let frame, let events): hub.publish(frame, events)
+            case .batch(let deliveries): hub.publish(deliveries)
+            case .device(let event): hub.publish(event)
             }
         }
         // Before the socket exists: a SIGTERM that follows a client's hello
         // must find its source (the handlers run once dispatchMain starts).
         installSignalHandlers()
-        try startServer(hub: hub)
-        sampler.queue.async { sampler.start() }
+        let listener = Listener(descriptor: try listeningSocket(), hub: hub, group: group)
+        self.listener = listener
+        sampler.queue.async {
+            sampler.start()
+            listener.start()
+        }
         if case .simulated = options.source, let model = sampler.driver?.bus as? ChipModel {
             for fault in options.faults { fault.schedule(on: model, queue: sampler.queue) }
         }
-        loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in hub.publishStatus() }
+        repeatOnHubQueue(every: 1_000_000_000) { hub.publishStatus() }
         if let interval = notifier.watchdogInterval {
             // Pinged only when the sampler's queue answers and its last step
             // is recent: a hung sampler lets systemd restart us.
-            loop.scheduleRepeatedTask(initialDelay: .zero, delay: .nanoseconds(Int64(interval))) { _ in
-                sampler.queue.async {
-                    if MonotonicTime.now() - sampler.lastStep < 2_000_000_000 { notifier.notify("WATCHDOG=1") }
-                }
+            repeatOnHubQueue(every: interval) {
+                if MonotonicTime.now() - sampler.lastStep < 2_000_000_000 { notifier.notify("WATCHDOG=1") }
             }
         }
         notifier.notify("READY=1\nSTATUS=sampling \(device.chip) at \(device.rate) Hz, ±\(device.range) g; no clients")
@@ -142,6 +144,15 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private var serverDescription = ""
+
+    private func repeatOnHubQueue(every nanoseconds: UInt64, _ work: @escaping () -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: hub.queue)
+        timer.setEventHandler(handler: work)
+        timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), repeating: .nanoseconds(Int(nanoseconds)),
+                       leeway: .milliseconds(10))
+        timer.resume()
+        timers.append(timer)
+    }
 
     private func makeConnector(time: TimeSource) throws -> () throws -> Accelerometer {
         switch options.source {
@@ -165,21 +176,13 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
-    private func startServer(hub: Hub) throws {
+    /// The socket systemd passed, or one at [socket] path with its mode and
+    /// group.
+    private func listeningSocket() throws -> Int32 {
         let socket = options.configuration.socket
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
-            .childChannelOption(ChannelOptions.writeBufferWaterMark,
-                                value: .init(low: socket.clientBufferBytes / 2, high: socket.clientBufferBytes))
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try ClientHandler.addHandlers(to: channel, hub: hub)
-                }
-            }
         if let fd = SocketActivation.listeningDescriptors(environment: environment).first {
-            serverChannel = try bootstrap.withBoundSocket(fd).wait()
             serverDescription = "the socket systemd passed (fd \(fd))"
-            return
+            return fd
         }
         let path = socket.path
         try prepareSocketPath(path)
@@ -187,8 +190,9 @@ public final class Daemon: @unchecked Sendable {
         // client ever finds it listening with another; nothing else creates
         // files while the server starts.
         let umaskBefore = umask(~mode_t(socket.mode) & 0o777)
+        let fd: Int32
         do {
-            serverChannel = try bootstrap.bind(unixDomainSocketPath: path).wait()
+            fd = try Listener.listen(path: path)
             umask(umaskBefore)
         } catch {
             umask(umaskBefore)
@@ -204,6 +208,7 @@ public final class Daemon: @unchecked Sendable {
                 throw StartError(description: "cannot give \(path) to group \(socket.group): \(String(cString: strerror(errno)))", exitCode: 77)
             }
         }
+        return fd
     }
 
     /// Removes a stale socket file (nobody listening), refuses to steal a
@@ -278,12 +283,13 @@ public final class Daemon: @unchecked Sendable {
         notifier.notify("STOPPING=1")
         let sampler = self.sampler!, hub = self.hub!
         let powerDown = options.configuration.daemon.powerDownOnExit
-        sampler.queue.sync { sampler.stop(powerDown: powerDown) }
-        _ = try? serverChannel?.close().wait()
-        _ = try? hub.eventLoop.flatSubmit {
+        let listener = self.listener
+        sampler.queue.sync {
+            sampler.stop(powerDown: powerDown)
+            listener?.stop()
             hub.goodbye("acceld is stopping")
-            return hub.closeAll()
-        }.wait()
+            hub.closeAll()
+        }
         if let path = ownedSocketPath { unlink(path) }
         try? group.syncShutdownGracefully()
         exit(0)

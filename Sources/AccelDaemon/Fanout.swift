@@ -3,15 +3,15 @@ import AccelConfiguration
 import AccelCore
 import AccelMotion
 import AccelProtocol
+import Dispatch
 import Logging
-import NIOCore
 
 /// The connected clients and delivery to them: each has its own bounded
 /// buffer; what does not fit is dropped and counted, and a client that
 /// stops reading is disconnected. Lines for a client gather in its outbox
-/// and go to NIO as one write at the flush, not a pipeline pass each (a
-/// FIFO wake brings 18: docs/PERFORMANCE.md, "Fewer system calls per
-/// wake"). Confined to the hub's event loop.
+/// and go to the kernel as one write at the flush (a FIFO wake brings 18:
+/// docs/PERFORMANCE.md, "Fewer system calls per wake"). Confined to the
+/// hub's queue.
 final class Fanout {
     let settings: SocketSettings
     private let logger = Logger(label: "acceld.server")
@@ -24,22 +24,28 @@ final class Fanout {
 
     var count: Int { sessions.count }
 
-    /// Registers a new client, or refuses it when the daemon is full.
-    func connect(_ channel: Channel) -> Session? {
-        let session = Session(id: nextID, channel: channel)
+    /// Registers a new client on its connected socket `descriptor` (which
+    /// the session then owns), or refuses it when the daemon is full.
+    func connect(_ descriptor: Int32, credentials: PeerCredentials?, queue: DispatchQueue) -> Session? {
+        let socket = ClientSocket(descriptor: descriptor, queue: queue, bufferBytes: settings.clientBufferBytes)
+        let session = Session(id: nextID, socket: socket, credentials: credentials)
         nextID += 1
         guard sessions.count < settings.maxClients else {
             let refusal = ProtocolError("too-many-clients", "acceld serves at most \(settings.maxClients) clients ([socket] max-clients); try again later")
             send(.error(refusal), to: session)
-            channel.writeAndFlush(session.takeOutbox()).whenComplete { _ in channel.close(promise: nil) }
+            session.flush()
+            socket.shutDown()
+            socket.close()
             return nil
         }
         sessions[session.id] = session
         return session
     }
 
+    /// Forgets a client whose connection closed, and closes our side of it.
     func remove(_ session: Session) {
         sessions[session.id] = nil
+        session.socket.close()
     }
 
     func send(_ message: Message, to session: Session) {
@@ -49,7 +55,7 @@ final class Fanout {
     /// Queues a line for a client, or counts it as dropped if the client's
     /// buffer is full (it is told how many on its next delivered message).
     func send(_ line: [UInt8], to session: Session) {
-        guard session.channel.isWritable else {
+        guard session.socket.isWritable else {
             session.dropped += 1
             session.totalDropped += 1
             if session.stuckSince == nil { session.stuckSince = MonotonicTime.now() }
@@ -79,15 +85,16 @@ final class Fanout {
     /// Hands what was queued to the kernel, one write per client, and
     /// disconnects clients that have not read for too long.
     func flush() {
-        let now = MonotonicTime.now()
+        var now: UInt64?
         for session in sessions.values {
-            if session.hasOutbox {
-                session.channel.writeAndFlush(session.takeOutbox(), promise: nil)
-            }
-            if let since = session.stuckSince, Double(now - since) / 1e9 > settings.clientStuckSeconds {
+            session.flush()
+            guard let since = session.stuckSince else { continue }
+            if now == nil { now = MonotonicTime.now() }
+            if Double(now! - since) / 1e9 > settings.clientStuckSeconds {
                 logger.notice("client \(session.id) has not read for \(settings.clientStuckSeconds) s: disconnecting it")
                 sessions[session.id] = nil
-                session.channel.close(promise: nil)
+                session.socket.shutDown()
+                session.socket.close()
             }
         }
     }
@@ -115,9 +122,12 @@ final class Fanout {
         }
     }
 
-    func closeAll(on eventLoop: EventLoop) -> EventLoopFuture<Void> {
-        let closes = sessions.values.map { $0.channel.close() }
+    /// Ends every connection (NIO's reading side sees end of file).
+    func closeAll() {
+        for session in sessions.values {
+            session.socket.shutDown()
+            session.socket.close()
+        }
         sessions.removeAll()
-        return EventLoopFuture.andAllComplete(closes, on: eventLoop)
     }
 }

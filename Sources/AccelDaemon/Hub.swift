@@ -7,17 +7,22 @@ import AccelProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import Logging
-import NIOCore
 
 /// Where the sampler's output meets the clients: the device as clients are
 /// told about it, the latest frame for polling, the FIFO latency policy.
-/// Confined to its event loop: every method runs there (the sampler hands
-/// frames over with `execute`), so it needs no locks, and a slow client can
-/// never hold up the sampler. Delivery is the Fanout's job, requests the
-/// RequestRouter's, counters the StatusReporter's.
+/// Confined to the sampler's queue: the sampler publishes on the thread
+/// that read the chip, and the frames go from there to the kernel, one
+/// write per client, with no other thread woken per frame (the peer
+/// benchmark counted the old hand-off to an event loop: docs/PERFORMANCE.md).
+/// A slow client still never holds up the sampler: its socket never
+/// blocks, and what it does not take waits in its own bounded buffer.
+/// Requests come from NIO's loop, which reads them, through `queue`.
+/// Delivery is the Fanout's job, requests the RequestRouter's, counters
+/// the StatusReporter's.
 final class Hub: @unchecked Sendable {
-    let eventLoop: EventLoop
+    let queue: DispatchQueue
     let sampler: Sampler
     let fanout: Fanout
     let status: StatusReporter
@@ -29,10 +34,10 @@ final class Hub: @unchecked Sendable {
     private(set) var orientation = DeviceOrientation.unknown
     var device: DeviceInfo
 
-    init(eventLoop: EventLoop, sampler: Sampler, device: DeviceInfo, socket: SocketSettings,
+    init(sampler: Sampler, device: DeviceInfo, socket: SocketSettings,
          calibrationStore: CalibrationStore, isPrivileged: @escaping @Sendable (PeerCredentials) -> Bool,
          notify: @escaping @Sendable (String) -> Void) {
-        self.eventLoop = eventLoop
+        self.queue = sampler.queue
         self.sampler = sampler
         self.device = device
         self.fanout = Fanout(settings: socket)
@@ -42,28 +47,19 @@ final class Hub: @unchecked Sendable {
 
     // MARK: Connections
 
-    /// Registers a client (or refuses it when the daemon is full).
-    func connect(_ channel: Channel) -> Session? {
-        eventLoop.preconditionInEventLoop()
+    /// Registers a client on its connected socket `descriptor` (the hub's
+    /// own: a dup of what NIO reads from) and sends it hello; nil when the
+    /// daemon is full (it was told so, and the descriptor closed).
+    func connect(_ descriptor: Int32) -> Session? {
+        dispatchPrecondition(condition: .onQueue(queue))
         status.changed()
-        return fanout.connect(channel)
-    }
-
-    /// Sends hello and asks the kernel who the peer is. Apart from
-    /// `connect`: a peer that already hung up makes the write close the
-    /// channel re-entrantly, and its handler must know the session by then
-    /// to remove it (the connection-storm test found that leak).
-    func greet(_ session: Session) {
+        guard let session = fanout.connect(descriptor, credentials: PeerCredentials(of: descriptor), queue: queue) else { return nil }
         fanout.reply(.hello(Hello(device: device)), to: session)
-        if let provider = session.channel as? SocketOptionProvider {
-            // SO_PEERCRED fills a struct ucred { pid_t; uid_t; gid_t },
-            // which PeerCredentials mirrors field for field.
-            let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
-                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(peerCredentialsOption))
-            future.whenSuccess { session.credentials = $0 }
-        }
+        return session
     }
 
+    /// A client hung up, or its connection was ended (a stuck client: then
+    /// it is already gone from the fan-out).
     func disconnect(_ session: Session) {
         fanout.remove(session)
         status.changed()
@@ -76,14 +72,11 @@ final class Hub: @unchecked Sendable {
     func latencyChanged() {
         let watchers = fanout.sessions.values.filter { !$0.streams.isEmpty }
         let allowed: Double? = watchers.isEmpty || watchers.contains { $0.latency == nil } ? nil : watchers.compactMap(\.latency).min()
-        let box = UncheckedBox(self)
-        sampler.queue.async { [sampler] in
-            do {
-                let watermark = try sampler.allowLatency(milliseconds: allowed)
-                box.value.eventLoop.execute { if box.value.device.fifo != nil { box.value.device.fifo = watermark } }
-            } catch {
-                box.value.logger.error("could not change the FIFO watermark: \(error)")
-            }
+        do {
+            let watermark = try sampler.allowLatency(milliseconds: allowed)
+            if device.fifo != nil { device.fifo = watermark }
+        } catch {
+            logger.error("could not change the FIFO watermark: \(error)")
         }
     }
 
@@ -131,10 +124,8 @@ final class Hub: @unchecked Sendable {
         fanout.flush()
     }
 
-    /// The status report, with the sampler's counters as of its last read:
-    /// made at once, so a `status` reply keeps its place among the replies.
     func report() -> StatusReport {
-        status.report(counters: sampler.countersSnapshot, clients: fanout.count, device: device)
+        status.report(counters: sampler.counters, clients: fanout.count, device: device)
     }
 
     func goodbye(_ reason: String) {
@@ -142,12 +133,5 @@ final class Hub: @unchecked Sendable {
         fanout.flush()
     }
 
-    func closeAll() -> EventLoopFuture<Void> { fanout.closeAll(on: eventLoop) }
-}
-
-/// Carries a non-Sendable closure between the hub's loop and the sampler's
-/// queue; each side only touches what it owns.
-struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
+    func closeAll() { fanout.closeAll() }
 }

@@ -5,8 +5,8 @@ import AccelDriver
 import AccelProtocol
 
 /// Requests, from parsing to reply: the privilege check, then each class
-/// to its handler. What touches the chip runs on the sampler's queue (it
-/// owns the chip) and replies back on the hub's loop.
+/// to its handler. Runs on the hub's queue, which is the sampler's: what
+/// touches the chip runs in turn with the reads.
 final class RequestRouter {
     private unowned let hub: Hub
     private let calibrationStore: CalibrationStore
@@ -53,9 +53,8 @@ final class RequestRouter {
         case .configure(let range, let rate, let mode, let tunables):
             configure(session, range: range, rate: rate, mode: mode, tunables: tunables)
         case .selftest:
-            onSampler(session, "selftest") { [sampler, fanout] in
-                let reply = SelfTestReply(try sampler.selfTest())
-                return { fanout.reply(.selftest(reply), to: session) }
+            run(session, "selftest") {
+                fanout.reply(.selftest(SelfTestReply(try sampler.selfTest())), to: session)
             }
         case .calibrateSet(let calibration):
             apply(calibration, for: session)
@@ -96,81 +95,68 @@ final class RequestRouter {
         let device = hub.device
         let wanted = DeviceConfiguration(range: range ?? device.range, rate: rate ?? device.rate, mode: mode ?? device.mode)
         let changesDevice = range != nil || rate != nil || mode != nil
-        onSampler(session, "configure") { [hub, sampler] in
+        run(session, "configure") {
             if !tunables.isEmpty {
                 var configuration = Configuration()
                 configuration.motion = sampler.settings
                 if let reason = configuration.applyTunables(tunables) { throw ProtocolError("bad-field", reason) }
                 sampler.update(settings: configuration.motion)
             }
-            if changesDevice { try sampler.reconfigure(to: wanted) }
-            let applied = sampler.configuration
-            return {
-                guard changesDevice else {
-                    return hub.fanout.reply(.configured(tunables: tunables), to: session)
-                }
-                hub.configured(applied)
-                var pushed = hub.device
-                pushed.event = "configured"
-                hub.fanout.send(.device(pushed), to: session)
-                hub.fanout.broadcast(.device(pushed)) { $0 !== session && $0.streams.contains(.device) }
-                hub.fanout.flush()
+            guard changesDevice else {
+                return fanout.reply(.configured(tunables: tunables), to: session)
             }
+            try sampler.reconfigure(to: wanted)
+            hub.configured(sampler.configuration)
+            var pushed = hub.device
+            pushed.event = "configured"
+            fanout.send(.device(pushed), to: session)
+            fanout.broadcast(.device(pushed)) { $0 !== session && $0.streams.contains(.device) }
+            fanout.flush()
         }
     }
 
-    /// Runs `work` on the sampler's queue; its result runs back on the
-    /// hub's loop. Errors become `device-error` replies.
-    private func onSampler(_ session: Session, _ name: String, _ work: @escaping () throws -> (() -> Void)) {
-        let box = UncheckedBox(work)
-        let hub = UncheckedBox(self.hub)
-        sampler.queue.async {
-            do {
-                let then = UncheckedBox(try box.value())
-                hub.value.eventLoop.execute { then.value() }
-            } catch {
-                let refusal = (error as? ProtocolError).map { ProtocolError($0.code, $0.message, request: name) }
-                    ?? ProtocolError("device-error", "\(error)", request: name)
-                hub.value.eventLoop.execute { hub.value.fanout.reply(.error(refusal), to: session) }
-            }
+    /// Runs what touches the chip or the disk; its errors become replies
+    /// (`device-error` unless it threw a ProtocolError of its own).
+    private func run(_ session: Session, _ name: String, _ work: () throws -> Void) {
+        do {
+            try work()
+        } catch {
+            let refusal = (error as? ProtocolError).map { ProtocolError($0.code, $0.message, request: name) }
+                ?? ProtocolError("device-error", "\(error)", request: name)
+            fanout.reply(.error(refusal), to: session)
         }
     }
 
     private func apply(_ calibration: Calibration, for session: Session) {
-        onSampler(session, "calibrate") { [calibrationStore, sampler, fanout] in
+        run(session, "calibrate") {
             try calibrationStore.save(calibration)
             sampler.calibration = calibration
-            return { fanout.reply(.calibration(CalibrationReply(calibration: calibration, file: calibrationStore.path)), to: session) }
+            fanout.reply(.calibration(CalibrationReply(calibration: calibration, file: calibrationStore.path)), to: session)
         }
     }
 
     /// Measures the offset over `seconds` of readings (FlatCalibration).
     private func calibrateFlat(seconds: Double, for session: Session) {
         let store = calibrationStore
-        let rate = hub.device.rate
-        let hub = UncheckedBox(self.hub)
-        sampler.queue.async { [sampler] in
-            var calibration = FlatCalibration(seconds: seconds, rate: rate, mountMatrix: sampler.mountMatrix, scale: sampler.calibration.scale)
-            let reply: (Message) -> Void = { message in
-                hub.value.eventLoop.execute { hub.value.fanout.reply(message, to: session) }
-            }
-            sampler.collect { g in
-                switch calibration.add(g) {
-                case nil:
-                    return false
-                case .moved(let spread):
-                    reply(.error(ProtocolError("moving", "the board moved during calibration (|a| varied by \(fixed(spread, 3)) g RMS); put it flat and still, and try again", request: "calibrate")))
-                case .calibrated(let result):
-                    do {
-                        try store.save(result)
-                        sampler.calibration = result
-                        reply(.calibration(CalibrationReply(calibration: result, file: store.path)))
-                    } catch {
-                        reply(.error(ProtocolError("device-error", "\(error)", request: "calibrate")))
-                    }
+        let fanout = self.fanout
+        var calibration = FlatCalibration(seconds: seconds, rate: hub.device.rate, mountMatrix: sampler.mountMatrix, scale: sampler.calibration.scale)
+        let reply: (Message) -> Void = { fanout.reply($0, to: session) }
+        sampler.collect { [sampler] g in
+            switch calibration.add(g) {
+            case nil:
+                return false
+            case .moved(let spread):
+                reply(.error(ProtocolError("moving", "the board moved during calibration (|a| varied by \(fixed(spread, 3)) g RMS); put it flat and still, and try again", request: "calibrate")))
+            case .calibrated(let result):
+                do {
+                    try store.save(result)
+                    sampler.calibration = result
+                    reply(.calibration(CalibrationReply(calibration: result, file: store.path)))
+                } catch {
+                    reply(.error(ProtocolError("device-error", "\(error)", request: "calibrate")))
                 }
-                return true
             }
+            return true
         }
     }
 }

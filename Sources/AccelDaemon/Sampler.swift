@@ -6,7 +6,6 @@ import AccelMotion
 import AccelProtocol
 import Dispatch
 import Logging
-import Synchronization
 
 /// What the sampler hands on: frames with the events they completed, and
 /// changes in the device's health.
@@ -65,10 +64,6 @@ public final class Sampler: @unchecked Sendable {
 
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
     public private(set) var counters = Counters()
-    /// `counters` as of the last read, for the event loop's status replies
-    /// (which must not wait on this queue and fall behind later replies).
-    private let shared = Mutex(Counters())
-    public var countersSnapshot: Counters { shared.withLock { $0 } }
     public private(set) var configuration: DeviceConfiguration
     public private(set) var driver: Accelerometer?
     /// Nanoseconds of the last step, for the watchdog: a hung sampler stops it.
@@ -210,16 +205,14 @@ public final class Sampler: @unchecked Sendable {
         if let oldest = held.first?.frame.t, let limit = holdLimit, Double(now + delay) - oldest * 1e9 > limit {
             release()
         }
-        let counters = counters
-        shared.withLock { $0 = counters }
         return delay
     }
 
-    /// Every output goes through here. Each hand-off wakes the hub's event
-    /// loop, and the hub writes to each client at once: two context switches
-    /// per frame. When every watching client allows some latency (and no
-    /// FIFO batches already), frames are held and handed over together, as
-    /// the FIFO would, with one write per client for all of them.
+    /// Every output goes through here, to the hub on this thread, which
+    /// writes it to each client at once: a system call per client per frame.
+    /// When every watching client allows some latency (and no FIFO batches
+    /// already), frames are held and handed over together, as the FIFO
+    /// would, with one write per client for all of them.
     private func send(_ output: SamplerOutput) {
         if case .frame(let frame, let events) = output, holdLimit != nil, held.count < 256 {
             held.append(Delivery(frame: frame, events: events))

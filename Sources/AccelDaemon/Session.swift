@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#endif
 import AccelMotion
 import AccelProtocol
-import NIOCore
 
-/// One connected client. Confined to the hub's event loop.
+/// One connected client. Confined to the hub's queue.
 final class Session: @unchecked Sendable {
     let id: Int
-    let channel: Channel
+    let socket: ClientSocket
     var streams: Set<StreamName> = []
     var fields = FrameFields.all
     /// Deliver every `decimation`-th sample: seq ≡ `phase` (mod `decimation`).
@@ -24,26 +26,26 @@ final class Session: @unchecked Sendable {
     var dropped = 0
     var totalDropped = 0
     var stuckSince: UInt64?
-    /// Lines queued since the last flush, each with its newline.
-    private var outbox: ByteBuffer?
+    /// Lines queued since the last flush, each with its newline; its
+    /// capacity is kept from flush to flush.
+    private var outbox: [UInt8] = []
 
-    init(id: Int, channel: Channel) {
+    init(id: Int, socket: ClientSocket, credentials: PeerCredentials?) {
         self.id = id
-        self.channel = channel
+        self.socket = socket
+        self.credentials = credentials
     }
-
-    var hasOutbox: Bool { outbox != nil }
 
     func append(_ line: [UInt8]) {
-        if outbox == nil { outbox = channel.allocator.buffer(capacity: max(256, line.count * 16)) }
-        outbox!.writeBytes(line)
-        outbox!.writeInteger(UInt8(ascii: "\n"))
+        outbox.append(contentsOf: line)
+        outbox.append(UInt8(ascii: "\n"))
     }
 
-    /// What is queued, for one write (empty if nothing is).
-    func takeOutbox() -> ByteBuffer {
-        defer { outbox = nil }
-        return outbox ?? channel.allocator.buffer(capacity: 0)
+    /// Writes what is queued, in one system call when the client keeps up.
+    func flush() {
+        guard !outbox.isEmpty else { return }
+        socket.write(outbox)
+        outbox.removeAll(keepingCapacity: true)
     }
 
     /// Decimation and phase for the chip's rate `odr`.
@@ -71,3 +73,15 @@ public struct PeerCredentials: Sendable, Equatable {
 
 /// SO_PEERCRED (asm-generic/socket.h); Glibc's module hides it behind _GNU_SOURCE.
 let peerCredentialsOption: Int32 = 17
+
+extension PeerCredentials {
+    /// Who is at the other end of a connected Unix socket, as the kernel
+    /// says (SO_PEERCRED); nil if it does not.
+    init?(of descriptor: Int32) {
+        var credentials = PeerCredentials(pid: 0, uid: UInt32.max, gid: UInt32.max)
+        var length = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, peerCredentialsOption, &credentials, &length) == 0,
+              length == MemoryLayout<PeerCredentials>.size else { return nil }
+        self = credentials
+    }
+}
