@@ -20,10 +20,10 @@ final class HubRig {
     let hub: Hub
     private let listener: Listener
     private let directory: String
-    private let client: Int32
+    private var client: Int32
     private var received: [UInt8] = []
 
-    init(maxLineBytes: Int = 4096, clientBufferBytes: Int = 256 * 1024) throws {
+    init(maxLineBytes: Int = 4096, clientBufferBytes: Int = 256 * 1024, maxClients: Int = 64) throws {
         let time = VirtualTime()
         let model = ChipModel(profile: .lis302dl, time: time)
         let sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: .lis302dl) },
@@ -31,6 +31,7 @@ final class HubRig {
         var socket = SocketSettings()
         socket.maxLineBytes = maxLineBytes
         socket.clientBufferBytes = clientBufferBytes
+        socket.maxClients = maxClients
         let device = DeviceInfo(chip: "LIS302DL", location: "test", range: 2, rate: 100, mode: "normal", resolution: 8)
         let hub = Hub(sampler: sampler, device: device, socket: socket,
                       calibrationStore: CalibrationStore(path: "/nonexistent/calibration.json"),
@@ -42,6 +43,30 @@ final class HubRig {
         listener = Listener(descriptor: try Listener.listen(path: path), hub: hub, group: group)
         hub.queue.sync { [listener] in listener.start() }
         client = try connectedClient(path)
+    }
+
+    /// Hangs up and connects again: `next` then reads the new connection.
+    func reconnect() throws {
+        close(client)
+        received = []
+        client = try connectedClient(directory + "/s.sock")
+    }
+
+    /// Another client's whole conversation: every line it is sent until
+    /// the daemon closes the connection (nil if it stays open for 5 s).
+    func everythingSentToAnotherClient() throws -> [Message]? {
+        let other = try connectedClient(directory + "/s.sock")
+        defer { close(other) }
+        var bytes: [UInt8] = []
+        while true {
+            var poll = pollfd(fd: other, events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&poll, 1, 5000) == 1 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = read(other, &chunk, chunk.count)
+            guard n > 0 else { break }
+            bytes += chunk[..<n]
+        }
+        return try bytes.split(separator: UInt8(ascii: "\n")).map { try Message(parsing: Array($0)) }
     }
 
     deinit {
@@ -226,5 +251,26 @@ struct RequestHandlingTests {
         #expect(seqs.count + dropped == Int(published) + 1, "every frame arrived or was counted: \(seqs.count) + \(dropped)")
         let gaps = zip(seqs, seqs.dropFirst()).map { Int($1 - $0) - 1 }.reduce(0, +)
         #expect(gaps == dropped, "the gaps are what was counted")
+    }
+
+    @Test("a client past max-clients is told too-many-clients and disconnected; the first keeps its connection, and once it hangs up a newcomer is served")
+    func tooManyClients() throws {
+        let rig = try HubRig(maxClients: 1)
+        guard case .hello = try rig.next() else { Issue.record("no hello"); return }
+        let refused = try rig.everythingSentToAnotherClient()
+        guard let refused, refused.count == 1, case .error(let error) = refused[0] else {
+            Issue.record("the second client got \(String(describing: refused)), not one error and the end"); return
+        }
+        #expect(error.code == "too-many-clients" && error.message.contains("max-clients"))
+        try rig.send(#"{"class":"status"}"# + "\n")
+        guard case .status(let report) = try rig.next() else { Issue.record("the first client lost its connection"); return }
+        #expect(report.clients == 1)
+        // The hang-up reaches the hub through NIO: the place is free again.
+        var served = false
+        for _ in 0..<50 where !served {
+            try rig.reconnect()
+            if case .hello = try rig.next() { served = true } else { usleep(20_000) }
+        }
+        #expect(served, "a newcomer is served once the first client left")
     }
 }
