@@ -231,14 +231,7 @@ public final class Daemon: @unchecked Sendable {
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
+        return Listener.withSocketAddress(path) { connect(fd, $0, $1) == 0 }
     }
 
     private func installSignalHandlers() {

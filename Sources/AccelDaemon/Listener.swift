@@ -31,27 +31,30 @@ final class Listener: @unchecked Sendable {
     /// A new listening socket at `path` (its directory must exist), or the
     /// error in words.
     static func listen(path: String, backlog: Int32 = 256) throws -> Int32 {
+        let longest = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+        guard path.utf8.count <= longest else { throw ListenError("the path is longer than a Unix socket's \(longest) bytes") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ListenError(String(cString: strerror(errno))) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
-            close(fd)
-            throw ListenError("the path is longer than a Unix socket allows (\(capacity - 1) bytes)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = withSocketAddress(path) { bind(fd, $0, $1) }
         guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw ListenError(reason)
         }
         return fd
+    }
+
+    /// Calls `body` with the address of the Unix socket at `path` (cut to
+    /// what fits) and its length: for bind and connect.
+    static func withSocketAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
     }
 
     struct ListenError: Error, CustomStringConvertible {

@@ -408,6 +408,14 @@ struct DaemonEndToEndTests {
         first.stop()
     }
 
+    @Test("a socket path acceld cannot listen on: exit 73, saying why and what to pass instead")
+    func cannotListen() throws {
+        let tooLong = scratchDirectory() + "/" + String(repeating: "s", count: 120) + ".sock"
+        let result = try acceld(["--simulate", "rest", "--socket", tooLong])
+        #expect(result.status == 73)
+        #expect(result.stderr.contains("cannot listen on \(tooLong): the path is longer than a Unix socket's 107 bytes; pass --socket PATH"), "\(result.stderr)")
+    }
+
     @Test("--check-config accepts a good file and refuses a bad one with the line and reason")
     func checkConfig() throws {
         let good = try acceld(["--check-config", "--config", repositoryRoot + "/Config/acceld.conf", "--simulate", "rest"])

@@ -113,14 +113,7 @@ final class HubRig {
 
 private func connectedClient(_ path: String) throws -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
+    let connected = Listener.withSocketAddress(path) { connect(fd, $0, $1) }
     guard connected == 0 else { throw HubRig.RigError.hungUp }
     return fd
 }
