@@ -128,8 +128,7 @@ let package = Package(
             dependencies: [
                 "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
                 "AccelEvaluation", "TestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol", "AccelClient", "TestSupport"]),
