@@ -88,6 +88,9 @@ final class Fanout {
         var now: UInt64?
         for session in sessions.values {
             session.flush()
+            // A client that drained its backlog is not stuck, whether or not
+            // anything was sent to it since.
+            if session.socket.isWritable { session.stuckSince = nil }
             guard let since = session.stuckSince else { continue }
             if now == nil { now = MonotonicTime.now() }
             if Double(now! - since) / 1e9 > settings.clientStuckSeconds {
