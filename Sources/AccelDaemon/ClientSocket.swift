@@ -13,8 +13,9 @@ import Dispatch
 ///
 /// What the kernel does not take waits in `pending` and goes out when the
 /// client reads again (a write source on the same queue). Past `high`
-/// bytes waiting the client is not writable, and the fan-out drops and
-/// counts its lines, until it drains to `low`: NIO's write-buffer watermarks.
+/// bytes waiting the client is not writable (the fan-out drops and counts
+/// its streamed lines, and its requests are not read) until it drains to
+/// `low`: NIO's write-buffer watermarks.
 final class ClientSocket {
     let descriptor: Int32
     private let queue: DispatchQueue
@@ -24,7 +25,11 @@ final class ClientSocket {
     private var pendingStart = 0
     private var writeSource: DispatchSourceWrite?
     private var waitingForRoom = false
-    private(set) var isWritable = true
+    private(set) var isWritable = true {
+        didSet { if isWritable != oldValue { writabilityChanged?(isWritable) } }
+    }
+    /// Called on the queue when `isWritable` changes.
+    var writabilityChanged: ((Bool) -> Void)?
     /// The peer is gone or we closed: further writes are ignored.
     private(set) var isFinished = false
     private var isClosed = false

@@ -32,7 +32,7 @@ final class Fanout {
         nextID += 1
         guard sessions.count < settings.maxClients else {
             let refusal = ProtocolError("too-many-clients", "acceld serves at most \(settings.maxClients) clients ([socket] max-clients); try again later")
-            send(.error(refusal), to: session)
+            send(.error(refusal), to: session, isReply: true)
             session.flush()
             socket.shutDown()
             socket.close()
@@ -48,20 +48,24 @@ final class Fanout {
         session.socket.close()
     }
 
-    func send(_ message: Message, to session: Session) {
-        send(message.jsonBytes, to: session)
+    /// Queues a message for a client. A streamed one (a frame, an event,
+    /// a status or device push) is counted as dropped instead if the
+    /// client's buffer is full: it is told how many on its next delivered
+    /// message. Replies are never dropped: a client past its buffer is not
+    /// read from (Session), so it cannot ask for more than it takes.
+    func send(_ message: Message, to session: Session, isReply: Bool = false) {
+        send(message.jsonBytes, to: session, isReply: isReply)
     }
 
-    /// Queues a line for a client, or counts it as dropped if the client's
-    /// buffer is full (it is told how many on its next delivered message).
-    func send(_ line: [UInt8], to session: Session) {
-        guard session.socket.isWritable else {
+    func send(_ line: [UInt8], to session: Session, isReply: Bool = false) {
+        if session.socket.isWritable {
+            session.stuckSince = nil
+        } else if !isReply {
             session.dropped += 1
             session.totalDropped += 1
             if session.stuckSince == nil { session.stuckSince = MonotonicTime.now() }
             return
         }
-        session.stuckSince = nil
         if session.dropped > 0 {
             let notice = Message.dropped(count: session.dropped, total: session.totalDropped)
             session.dropped = 0
@@ -72,7 +76,7 @@ final class Fanout {
 
     /// A reply: sent at once.
     func reply(_ message: Message, to session: Session) {
-        send(message, to: session)
+        send(message, to: session, isReply: true)
         flush()
     }
 

@@ -117,9 +117,14 @@ final class Listener: @unchecked Sendable {
                 channel.eventLoop.makeCompletedFuture { try ClientHandler.addHandlers(to: channel, hub: hub, session: session) }
             }
             .withConnectedSocket(fd)
-            .whenFailure { [logger] error in
-                logger.error("client \(session.id): could not read its requests (\(error)); disconnecting it")
-                hub.queue.async { hub.disconnect(session) }
+            .whenComplete { [logger] result in
+                switch result {
+                case .success(let channel):
+                    hub.queue.async { session.channel = channel }
+                case .failure(let error):
+                    logger.error("client \(session.id): could not read its requests (\(error)); disconnecting it")
+                    hub.queue.async { hub.disconnect(session) }
+                }
             }
     }
 

@@ -109,7 +109,7 @@ final class RequestRouter {
             hub.configured(sampler.configuration)
             var pushed = hub.device
             pushed.event = "configured"
-            fanout.send(.device(pushed), to: session)
+            fanout.send(.device(pushed), to: session, isReply: true)
             fanout.broadcast(.device(pushed)) { $0 !== session && $0.streams.contains(.device) }
             fanout.flush()
         }

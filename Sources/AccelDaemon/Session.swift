@@ -4,6 +4,7 @@ import Glibc
 #endif
 import AccelMotion
 import AccelProtocol
+import NIOCore
 
 /// One connected client. Confined to the hub's queue.
 final class Session: @unchecked Sendable {
@@ -30,10 +31,24 @@ final class Session: @unchecked Sendable {
     /// capacity is kept from flush to flush.
     private var outbox: [UInt8] = []
 
+    /// NIO's side of the connection, which reads the requests (nil until
+    /// NIO has registered it).
+    var channel: Channel? {
+        didSet { if !socket.isWritable { readRequests(false) } }
+    }
+
     init(id: Int, socket: ClientSocket, credentials: PeerCredentials?) {
         self.id = id
         self.socket = socket
         self.credentials = credentials
+        socket.writabilityChanged = { [unowned self] in readRequests($0) }
+    }
+
+    /// Requests are read only while the client takes its replies: one that
+    /// sends faster than it reads is slowed, never answered with gaps
+    /// (replies are not dropped, and the replies waiting stay bounded).
+    private func readRequests(_ yes: Bool) {
+        channel?.setOption(ChannelOptions.autoRead, value: yes).whenFailure { _ in }
     }
 
     func append(_ line: [UInt8]) {
