@@ -17,7 +17,7 @@ import Dispatch
 /// its streamed lines, and its requests are not read) until it drains to
 /// `low`: NIO's write-buffer watermarks.
 final class ClientSocket {
-    let descriptor: Int32
+    private let descriptor: Int32
     private let queue: DispatchQueue
     private let high: Int
     private let low: Int
@@ -42,7 +42,7 @@ final class ClientSocket {
         self.low = bufferBytes / 2
     }
 
-    var pendingBytes: Int { pending.count - pendingStart }
+    private var pendingBytes: Int { pending.count - pendingStart }
 
     /// Writes `bytes` in order after whatever is still waiting.
     func write(_ bytes: [UInt8]) {

@@ -57,7 +57,7 @@ public struct Fault: Sendable, Equatable {
 }
 
 /// Carries a value that is not Sendable to the queue that alone touches it.
-struct UncheckedBox<T>: @unchecked Sendable {
+private struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
 }

@@ -14,7 +14,7 @@ import NIOPosix
 /// connection itself and gives NIO the connected socket.) Confined to the
 /// hub's queue.
 final class Listener: @unchecked Sendable {
-    let descriptor: Int32
+    private let descriptor: Int32
     private let hub: Hub
     private let group: EventLoopGroup
     private let logger = Logger(label: "acceld.server")
