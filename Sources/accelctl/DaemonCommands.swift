@@ -59,28 +59,27 @@ struct EventsCommand: ParsableCommand {
         var printed = 0
         let deadline = seconds.map { MonotonicTime.now() + UInt64($0 * 1e9) }
         while count.map({ printed < $0 }) ?? true {
-            let now = MonotonicTime.now()
-            if let deadline, now >= deadline { break }
-            guard let line = guarded({ try client.nextLine(timeout: deadline.map { Double($0 - now) / 1e9 } ?? 1) }) else { continue }
-            // Straight to fd 1, so pipes get each message at once; --json
-            // passes them on without decoding (at 400 Hz on a small board the
-            // decoding would cost more than the daemon), every whole line
-            // that has arrived in one write: as prompt as a line at a time,
-            // at a fraction of the system calls when acceld sends batches.
-            if json {
-                var out = line + [0x0A]
-                printed += 1
-                while count.map({ printed < $0 }) ?? true, let more = client.bufferedLine() {
-                    out += more
-                    out.append(0x0A)
-                    printed += 1
-                }
-                writeBytes(out)
-                continue
-            } else if let message = try? Message(parsing: line) {
-                writeLine(describe(message))
+            // Without --seconds, nothing to wake for but a message.
+            var timeout: Double?
+            if let deadline {
+                let now = MonotonicTime.now()
+                if now >= deadline { break }
+                timeout = Double(deadline - now) / 1e9
             }
-            printed += 1
+            if json {
+                // Passed on without decoding (at 400 Hz on a small board the
+                // decoding would cost more than the daemon), straight to fd 1
+                // so pipes get each message at once: every whole line that
+                // has arrived in one write, as prompt as a line at a time at
+                // a fraction of the system calls when acceld sends batches.
+                guard let lines = guarded({ try client.nextLines(limit: count.map { $0 - printed }, timeout: timeout) }) else { continue }
+                writeBytes(lines.bytes)
+                printed += lines.count
+            } else {
+                guard let line = guarded({ try client.nextLine(timeout: timeout) }) else { continue }
+                if let message = try? Message(parsing: line) { writeLine(describe(message)) }
+                printed += 1
+            }
         }
     }
 }

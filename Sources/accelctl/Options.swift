@@ -169,10 +169,10 @@ func guarded<T>(_ body: () throws -> T) -> T {
 }
 
 func writeLine(_ text: String, to fd: Int32 = 1) {
-    writeBytes(Array((text + "\n").utf8), to: fd)
+    writeBytes(Array((text + "\n").utf8)[...], to: fd)
 }
 
-func writeBytes(_ bytes: [UInt8], to fd: Int32 = 1) {
+func writeBytes(_ bytes: ArraySlice<UInt8>, to fd: Int32 = 1) {
     bytes.withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {

@@ -186,6 +186,42 @@ struct MotionManagerTests {
         #expect(manager.lostSampleCount == 1)
     }
 
+    @Test("lines passed on unread: every byte in order, whatever the reads' sizes, a line longer than the buffer whole, at most the limit at a time")
+    func linesPassedOn() throws {
+        let hello = #"{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LIS302DL","location":"fake","range":2,"rate":400,"mode":"normal","resolution":8,"state":"ok"}}"#
+        var lines: [String] = []
+        for seq in 1...3000 {
+            // Lengths that straddle every read boundary; one line of 200 KB
+            // (past the 64 KB a connection starts with) in the middle.
+            let padding = seq == 1500 ? String(repeating: "x", count: 200_000) : String(repeating: " ", count: seq % 97)
+            lines.append(#"{"class":"frame","seq":\#(seq),"t":\#(Double(seq) / 400)\#(padding)}"#)
+        }
+        let fake = try FakeDaemon(lines: [hello] + lines)
+        defer { fake.stop() }
+        let connection = try DaemonConnection(path: fake.path)
+        var received: [UInt8] = [], count = 0, round = 0
+        while count < lines.count {
+            round += 1
+            // By runs (a limit, or none) and a line at a time, alternately.
+            if round % 3 == 2, let line = try connection.nextLine(timeout: 5) {
+                received += line + [0x0A]
+                count += 1
+            } else if let run = try connection.nextLines(limit: round % 3 == 0 ? nil : 1 + round % 7, timeout: 5) {
+                #expect(run.count >= 1 && run.count <= (round % 3 == 0 ? .max : 1 + round % 7))
+                #expect(run.bytes.last == 0x0A && run.bytes.filter { $0 == 0x0A }.count == run.count)
+                received += run.bytes
+                count += run.count
+            } else {
+                Issue.record("nothing within 5 s after \(count) lines")
+                return
+            }
+        }
+        #expect(count == lines.count)
+        #expect(received == Array(lines.map { $0 + "\n" }.joined().utf8))
+        // All taken: nothing more until the timeout.
+        #expect(try connection.nextLines(timeout: 0.1) == nil)
+    }
+
     @Test("events by callback: a double tap knocked on the chip reaches the handler as one tap")
     func tapCallback() throws {
         let daemon = try DaemonProcess(["--simulate", try writeDoubleTapTrace(in: scratchDirectory())])
