@@ -102,7 +102,9 @@ floor_run() {
     printf "%-22s %s\n" "$label" "$line"
 }
 
-echo "peer-bench guest: $(uname -r), $(grep -c ^processor /proc/cpuinfo) vCPU, emulator on i2c-$EMU_BUS, windows of $SECONDS_PER_RUN s, $ROUNDS round(s)"
+# The clocksource says what a clock read costs: a vDSO read of the TSC,
+# or a system call and an emulated device read (hpet, acpi_pm).
+echo "peer-bench guest: $(uname -r), $(grep -c ^processor /proc/cpuinfo) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), emulator on i2c-$EMU_BUS, windows of $SECONDS_PER_RUN s, $ROUNDS round(s)"
 : > /tmp/runs
 # PEER_ONLY (a pattern, as the third argument): only the runs whose label matches.
 only=${3:-.}
