@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds acceld, accelctl and acceld-gateway for installing: release, with the Swift runtime
+# Builds acceld, accelctl and acceld-gateway (and any products named as
+# arguments) for installing: release, with the Swift runtime
 # linked in statically, so a board needs no Swift toolchain (only libc,
 # libstdc++ and libi2c). Prints only errors, warnings (not the
 # static Foundation's own mktemp warning) and "Build ... complete".
@@ -8,8 +9,10 @@
 # shell completions from them in .build-static/share (scripts/build-docs.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+extra=("$@")  # more products to build the same way (peer-bench: accel-bench)
+set --        # setup.sh takes extra packages from the arguments
 source scripts/setup.sh
-for product in acceld accelctl acceld-gateway; do
+for product in acceld accelctl acceld-gateway "${extra[@]}"; do
     set +e
     swift build -c release --static-swift-stdlib --scratch-path .build-static --product "$product" 2>&1 \
         | grep -E "error|warning: |complete" | grep -v "use of .mktemp" >&2
