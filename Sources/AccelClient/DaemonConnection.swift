@@ -56,7 +56,7 @@ public final class DaemonConnection: @unchecked Sendable {
     public let path: String
     public let hello: Hello
     private let fd: Int32
-    private var buffer = LineBuffer()
+    private var buffer: LineBuffer  // the one the hello was read into
 
     /// Connects and reads `hello`. The first client of a socket-activated
     /// acceld waits while systemd starts it and it opens the chip: 15 s,
