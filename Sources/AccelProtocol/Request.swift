@@ -193,7 +193,7 @@ extension Request {
             }
             self = .configure(range: range, rate: rate, mode: mode, tunables: tunables)
         case "calibrate":
-            if fields["reset"]?.bool == true {
+            if try reader.bool("reset") == true {
                 self = .calibrateReset
             } else if fields["offset"] != nil || fields["scale"] != nil {
                 let offset = try reader.vector("offset") ?? .zero
@@ -206,7 +206,7 @@ extension Request {
             } else {
                 self = .calibrateFlat(seconds: try reader.number("seconds", within: 0.1...60) ?? 2)
             }
-        case "zero": self = .zero(reset: fields["reset"]?.bool ?? false)
+        case "zero": self = .zero(reset: try reader.bool("reset") ?? false)
         case "selftest": self = .selftest
         default:
             throw ProtocolError("unknown-class", "unknown request class \"\(name)\"; known classes: \(Request.classNames.joined(separator: ", "))", request: name)
@@ -227,6 +227,12 @@ private struct FieldReader {
             throw error("\"\(key)\" must be a number")
         }
         guard allowed.contains(value) else { throw error("\"\(key)\" must lie between \(allowed.lowerBound) and \(allowed.upperBound)") }
+        return value
+    }
+
+    func bool(_ key: String) throws(ProtocolError) -> Bool? {
+        guard let raw = fields[key] else { return nil }
+        guard let value = raw.bool else { throw error("\"\(key)\" must be true or false, not \(raw.jsonText)") }
         return value
     }
 

@@ -70,6 +70,25 @@ struct ProtocolTypesTests {
         #expect(try Request(parsing: Array(request.json.utf8)) == request, "\(request.json)")
     }
 
+    @Test("a request field of the wrong type is a bad-field error naming the field, never taken as its default", arguments: [
+        (#"{"class":"zero","reset":"yes"}"#, #""reset" must be true or false, not "yes""#),
+        (#"{"class":"zero","reset":1}"#, #""reset" must be true or false, not 1"#),
+        (#"{"class":"calibrate","reset":"true"}"#, #""reset" must be true or false"#),
+        (#"{"class":"watch","rate":"10"}"#, #""rate" must be a number"#),
+        (#"{"class":"watch","streams":"frames"}"#, #""streams" must be an array of strings"#),
+        (#"{"class":"configure","mode":3}"#, #""mode" must be a string"#),
+        (#"{"class":"calibrate","offset":[0,0]}"#, #""offset" must be an array of three numbers"#),
+    ])
+    func mistypedRequestField(_ line: String, _ expected: String) {
+        do {
+            let request = try Request(parsing: Array(line.utf8))
+            Issue.record("\(line) was taken as \(request)")
+        } catch {
+            #expect(error.code == "bad-field")
+            #expect(error.message.contains(expected), "\(error.message)")
+        }
+    }
+
     @Test("a newer daemon's unknown fields are ignored and its unknown classes kept, never a crash")
     func forwardCompatible() throws {
         let frame = try Message(parsing: Array(#"{"class":"frame","seq":7,"t":1.5,"acc":[0,0,1],"jerk":[1,2,3],"quality":"good"}"#.utf8))
