@@ -54,8 +54,6 @@ let package = Package(
             dependencies: [
                 "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Eclipse Mosquitto's C client library (Debian: libmosquitto-dev).
@@ -128,7 +126,6 @@ let package = Package(
             dependencies: [
                 "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
                 "AccelEvaluation", "TestSupport",
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol", "AccelClient", "TestSupport"]),

@@ -203,6 +203,7 @@ extension Configuration {
             .text("daemon", "calibration-file", \.daemon.calibrationFile, "where the calibration is kept"),
             .flag("daemon", "power-down-on-exit", \.daemon.powerDownOnExit, "power the chip down on exit"),
             .flag("daemon", "wait-for-device", \.daemon.waitForDevice, "wait for a missing device at start"),
+            .integer("daemon", "realtime-priority", \.daemon.realtimePriority, within: 0...99, "SCHED_FIFO priority of the sampler; 0: off"),
             .number("movement", "maximum-seconds", \.motion.movement.maximumSeconds, 0.05...60, unit: "s", "longer movements are handling, not reported"),
 
             // Issue #14: shake begins and ends, free fall confirmed or withdrawn, taps.

@@ -26,5 +26,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var powerDownOnExit = true
     /// Wait for a missing device at start instead of exiting.
     public var waitForDevice = false
+    /// SCHED_FIFO priority of the sampler's thread (1 to 99); 0: normal
+    /// scheduling. Refused (no RLIMIT_RTPRIO), acceld says so and goes on.
+    public var realtimePriority = 10
     public init() {}
 }

@@ -9,12 +9,10 @@ import AccelProtocol
 import AccelMotion
 import Dispatch
 import Logging
-import NIOCore
-import NIOPosix
 
-/// The running service: the sampler and the hub on the sampler's queue,
-/// the clients' requests read on one SwiftNIO event loop, signals, and
-/// systemd's notify protocol.
+/// The running service: the sampler on its own queue, which only samples
+/// and publishes; the hub's control queue for clients, requests, status and
+/// the watchdog; signals on the main queue; systemd's notify protocol.
 public final class Daemon: @unchecked Sendable {
     public struct Options: Sendable {
         public var configuration: Configuration
@@ -39,11 +37,10 @@ public final class Daemon: @unchecked Sendable {
     private let logger = Logger(label: "acceld")
     private let environment: [String: String]
     private let notifier: SystemdNotifier
-    private let group: MultiThreadedEventLoopGroup
     private var sampler: Sampler!
     private var hub: Hub!
     private var listener: Listener?
-    /// The status and watchdog timers, on the hub's queue.
+    /// The status and watchdog timers, on the control queue.
     private var timers: [DispatchSourceTimer] = []
     /// The socket file we created (and must remove); nil when systemd passed it.
     private var ownedSocketPath: String?
@@ -55,7 +52,6 @@ public final class Daemon: @unchecked Sendable {
         self.notifier = SystemdNotifier(environment: environment)
         // Before any thread exists, so every thread inherits it.
         Daemon.blockHandledSignals()
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     }
 
     static let handledSignals = [SIGTERM, SIGINT, SIGHUP]
@@ -90,6 +86,7 @@ public final class Daemon: @unchecked Sendable {
                               settings: configuration.motion, time: time)
         sampler.mountMatrix = configuration.device.mountMatrix
         sampler.calibration = calibration
+        sampler.realtimePriority = configuration.daemon.realtimePriority
         self.sampler = sampler
         do {
             try sampler.open()
@@ -111,30 +108,22 @@ public final class Daemon: @unchecked Sendable {
                       calibrationStore: store, isPrivileged: { privilege.allows($0) },
                       notify: { notifier.notify($0) })
         self.hub = hub
-        sampler.output = { output in
-            switch output {
-            case .frame(let frame, let events): hub.publish(frame, events)
-            case .batch(let deliveries): hub.publish(deliveries)
-            case .device(let event): hub.publish(event)
-            }
-        }
+        sampler.output = { hub.publish($0) }
         // Before the socket exists: a SIGTERM that follows a client's hello
         // must find its source (the handlers run once dispatchMain starts).
         installSignalHandlers()
-        let listener = Listener(descriptor: try listeningSocket(), hub: hub, group: group)
+        let listener = Listener(descriptor: try listeningSocket(), hub: hub)
         self.listener = listener
-        sampler.queue.async {
-            sampler.start()
-            listener.start()
-        }
+        sampler.queue.async { sampler.start() }
+        hub.control.async { listener.start() }
         if case .simulated = options.source, let model = sampler.driver?.bus as? ChipModel {
             for fault in options.faults { fault.schedule(on: model, queue: sampler.queue) }
         }
-        repeatOnHubQueue(every: 1_000_000_000) { hub.publishStatus() }
+        repeatOnControlQueue(every: 1_000_000_000) { hub.tick() }
         if let interval = notifier.watchdogInterval {
             // Pinged only when the sampler's queue answers and its last step
             // is recent: a hung sampler lets systemd restart us.
-            repeatOnHubQueue(every: interval) {
+            repeatOnControlQueue(every: interval) {
                 if MonotonicTime.now() - sampler.lastStep < 2_000_000_000 { notifier.notify("WATCHDOG=1") }
             }
         }
@@ -145,8 +134,8 @@ public final class Daemon: @unchecked Sendable {
 
     private var serverDescription = ""
 
-    private func repeatOnHubQueue(every nanoseconds: UInt64, _ work: @escaping () -> Void) {
-        let timer = DispatchSource.makeTimerSource(queue: hub.queue)
+    private func repeatOnControlQueue(every nanoseconds: UInt64, _ work: @escaping () -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: hub.control)
         timer.setEventHandler(handler: work)
         timer.schedule(deadline: .now() + .nanoseconds(Int(nanoseconds)), repeating: .nanoseconds(Int(nanoseconds)),
                        leeway: .milliseconds(10))
@@ -269,22 +258,22 @@ public final class Daemon: @unchecked Sendable {
         logger.info("SIGHUP: pipeline tunables reloaded from \(path)")
     }
 
-    /// SIGTERM/SIGINT: stop sampling, power the chip down, say goodbye,
-    /// remove our socket file, exit 0.
+    /// SIGTERM/SIGINT: stop accepting and reading requests, stop sampling
+    /// and power the chip down, say goodbye, remove our socket file, exit 0.
+    /// Each step waits for the one before, so no work is queued after it.
     private func shutdown() {
         logger.info("stopping")
         notifier.notify("STOPPING=1")
-        let sampler = self.sampler!, hub = self.hub!
-        let powerDown = options.configuration.daemon.powerDownOnExit
-        let listener = self.listener
-        sampler.queue.sync {
-            sampler.stop(powerDown: powerDown)
+        let sampler = self.sampler!, hub = self.hub!, listener = self.listener, timers = self.timers
+        hub.control.sync {
             listener?.stop()
-            hub.goodbye("acceld is stopping")
-            hub.closeAll()
+            for timer in timers { timer.cancel() }
+            hub.stopServing()
         }
+        let powerDown = options.configuration.daemon.powerDownOnExit
+        sampler.queue.sync { sampler.stop(powerDown: powerDown) }
+        hub.control.sync { hub.closeAll(saying: "acceld is stopping") }
         if let path = ownedSocketPath { unlink(path) }
-        try? group.syncShutdownGracefully()
         exit(0)
     }
 }

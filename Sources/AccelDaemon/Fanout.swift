@@ -1,140 +1,100 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelConfiguration
-import AccelCore
 import AccelMotion
 import AccelProtocol
-import Dispatch
-import Logging
+import Synchronization
 
-/// The connected clients and delivery to them: each has its own bounded
-/// buffer; what does not fit is dropped and counted, and a client that
-/// stops reading is disconnected. Lines for a client gather in its outbox
-/// and go to the kernel as one write at the flush (a FIFO wake brings 18:
-/// docs/PERFORMANCE.md, "Fewer system calls per wake"). Confined to the
-/// hub's queue.
-final class Fanout {
-    let settings: SocketSettings
-    private let logger = Logger(label: "acceld.server")
-    private(set) var sessions: [Int: Session] = [:]
-    private var nextID = 1
+/// What the sampler's thread needs to deliver to one client: a copy of its
+/// subscription, made by the control side whenever the client changes it.
+struct Subscriber: Sendable {
+    let connection: ClientConnection
+    /// The subscription this copy was made from (ClientConnection drops
+    /// lines for an older one, so a snapshot taken just before an unwatch
+    /// delivers nothing after its reply).
+    let generation: Int
+    let streams: Set<StreamName>
+    let fields: FrameFields
+    /// Deliver every `decimation`-th sample: seq ≡ `phase` (mod `decimation`).
+    let decimation: UInt64
+    let phase: UInt64
+    let reference: Attitude?
 
-    init(settings: SocketSettings) {
-        self.settings = settings
+    func watches(_ event: MotionEvent) -> Bool {
+        StreamName(rawValue: event.className).map(streams.contains) ?? false
+    }
+}
+
+/// Delivery on the sampler's thread: frames and events go to the clients
+/// of the latest snapshot, which the control side swaps in (a lock held
+/// only to swap or copy a reference). Each client's lines are appended to
+/// its outbox and sent at the flush, one write per client per wake (a FIFO
+/// wake brings 18: docs/PERFORMANCE.md, "Fewer system calls per wake").
+/// The latest frame and orientation are kept for `poll` and new watchers.
+final class Fanout: Sendable {
+    private let shared = Mutex(Shared())
+
+    private struct Shared {
+        var subscribers: [Subscriber] = []
+        var latest: Frame?
+        /// The orientation decided so far, for new watchers (gpsd likewise
+        /// answers WATCH with the current state).
+        var orientation = DeviceOrientation.unknown
     }
 
-    var count: Int { sessions.count }
+    /// The clients from now on (control side).
+    func replace(_ subscribers: [Subscriber]) {
+        shared.withLock { $0.subscribers = subscribers }
+    }
 
-    /// Registers a new client on its connected socket `descriptor` (which
-    /// the session then owns), or refuses it when the daemon is full.
-    func connect(_ descriptor: Int32, credentials: PeerCredentials?, queue: DispatchQueue) -> Session? {
-        let socket = ClientSocket(descriptor: descriptor, queue: queue, bufferBytes: settings.clientBufferBytes)
-        let session = Session(id: nextID, socket: socket, credentials: credentials)
-        nextID += 1
-        guard sessions.count < settings.maxClients else {
-            let refusal = ProtocolError("too-many-clients", "acceld serves at most \(settings.maxClients) clients ([socket] max-clients); try again later")
-            send(.error(refusal), to: session, isReply: true)
-            session.flush()
-            socket.shutDown()
-            socket.close()
-            return nil
+    var subscribers: [Subscriber] { shared.withLock { $0.subscribers } }
+    var latest: Frame? { shared.withLock { $0.latest } }
+    var orientation: DeviceOrientation { shared.withLock { $0.orientation } }
+
+    /// Frames, oldest first, with the events each completed: appended for
+    /// every client at whose rate they fall, then one flush per client.
+    func publish(_ deliveries: some BidirectionalCollection<Delivery>) {
+        guard let newest = deliveries.last?.frame else { return }
+        let subscribers = shared.withLock { shared in
+            for delivery in deliveries {
+                for case .orientation(let change) in delivery.events { shared.orientation = change.orientation }
+            }
+            shared.latest = newest
+            return shared.subscribers
         }
-        sessions[session.id] = session
-        return session
+        guard !subscribers.isEmpty else { return }
+        for delivery in deliveries { append(delivery.frame, delivery.events, to: subscribers) }
+        for subscriber in subscribers { subscriber.connection.flush() }
     }
 
-    /// Forgets a client whose connection closed, and closes our side of it.
-    func remove(_ session: Session) {
-        sessions[session.id] = nil
-        session.socket.close()
-    }
-
-    /// Queues a message for a client. A streamed one (a frame, an event,
-    /// a status or device push) is counted as dropped instead if the
-    /// client's buffer is full: it is told how many on its next delivered
-    /// message. Replies are never dropped: a client past its buffer is not
-    /// read from (Session), so it cannot ask for more than it takes.
-    func send(_ message: Message, to session: Session, isReply: Bool = false) {
-        send(message.jsonBytes, to: session, isReply: isReply)
-    }
-
-    func send(_ line: [UInt8], to session: Session, isReply: Bool = false) {
-        if session.socket.isWritable {
-            session.stuckSince = nil
-        } else if !isReply {
-            session.dropped += 1
-            session.totalDropped += 1
-            if session.stuckSince == nil { session.stuckSince = MonotonicTime.now() }
-            return
-        }
-        if session.dropped > 0 {
-            let notice = Message.dropped(count: session.dropped, total: session.totalDropped)
-            session.dropped = 0
-            session.append(notice.jsonBytes)
-        }
-        session.append(line)
-    }
-
-    /// A reply: sent at once.
-    func reply(_ message: Message, to session: Session) {
-        send(message, to: session, isReply: true)
-        flush()
-    }
-
-    /// To every client that `wants` it, encoded once.
-    func broadcast(_ message: Message, to wants: (Session) -> Bool) {
+    /// A message every client that `wants` it is sent, encoded once.
+    func broadcast(_ message: Message, to wants: (Subscriber) -> Bool) {
         let line = message.jsonBytes
-        for session in sessions.values where wants(session) { send(line, to: session) }
-    }
-
-    /// Hands what was queued to the kernel, one write per client, and
-    /// disconnects clients that have not read for too long.
-    func flush() {
-        var now: UInt64?
-        for session in sessions.values {
-            session.flush()
-            // A client that drained its backlog is not stuck, whether or not
-            // anything was sent to it since.
-            if session.socket.isWritable { session.stuckSince = nil }
-            guard let since = session.stuckSince else { continue }
-            if now == nil { now = MonotonicTime.now() }
-            if Double(now! - since) / 1e9 > settings.clientStuckSeconds {
-                logger.notice("client \(session.id) has not read for \(settings.clientStuckSeconds) s: disconnecting it")
-                sessions[session.id] = nil
-                session.socket.shutDown()
-                session.socket.close()
-            }
+        for subscriber in subscribers where wants(subscriber) {
+            subscriber.connection.append(line, isReply: false, generation: subscriber.generation)
+            subscriber.connection.flush()
         }
     }
 
-    /// A frame to the clients at whose rate it falls, and its events to
-    /// their watchers. Encoded once per set of fields, for every client
-    /// that wants those fields (most want the same: one encoding).
-    func publish(_ frame: Frame, _ events: [MotionEvent]) {
+    /// Encoded once per set of fields, for every client that wants those
+    /// fields (most want the same: one encoding).
+    private func append(_ frame: Frame, _ events: [MotionEvent], to subscribers: [Subscriber]) {
         var encoded: (fields: FrameFields, line: [UInt8])?
-        for session in sessions.values {
-            if session.streams.contains(.frames) && frame.seq % session.decimation == session.phase {
-                if let reference = session.reference {
-                    send(frame.jsonBytes(fields: session.fields, reference: reference), to: session)
-                } else if let encoded, encoded.fields == session.fields {
-                    send(encoded.line, to: session)
+        for subscriber in subscribers {
+            let connection = subscriber.connection
+            if subscriber.streams.contains(.frames) && frame.seq % subscriber.decimation == subscriber.phase {
+                let line: [UInt8]
+                if let reference = subscriber.reference {
+                    line = frame.jsonBytes(fields: subscriber.fields, reference: reference)
+                } else if let encoded, encoded.fields == subscriber.fields {
+                    line = encoded.line
                 } else {
-                    let line = frame.jsonBytes(fields: session.fields)
-                    encoded = (session.fields, line)
-                    send(line, to: session)
+                    line = frame.jsonBytes(fields: subscriber.fields)
+                    encoded = (subscriber.fields, line)
                 }
+                connection.append(line, isReply: false, generation: subscriber.generation)
             }
-            for event in events where session.watches(event) {
-                send(.event(event), to: session)
+            for event in events where subscriber.watches(event) {
+                connection.append(Message.event(event).jsonBytes, isReply: false, generation: subscriber.generation)
             }
         }
-    }
-
-    /// Ends every connection (NIO's reading side sees end of file).
-    func closeAll() {
-        for session in sessions.values {
-            session.socket.shutDown()
-            session.socket.close()
-        }
-        sessions.removeAll()
     }
 }

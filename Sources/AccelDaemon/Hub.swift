@@ -4,134 +4,188 @@ import AccelCore
 import AccelDriver
 import AccelMotion
 import AccelProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Logging
+import Synchronization
 
-/// Where the sampler's output meets the clients: the device as clients are
-/// told about it, the latest frame for polling, the FIFO latency policy.
-/// Confined to the sampler's queue: the sampler publishes on the thread
-/// that read the chip, and the frames go from there to the kernel, one
-/// write per client, with no other thread woken per frame (the peer
-/// benchmark counted the old hand-off to an event loop: docs/PERFORMANCE.md).
-/// A slow client still never holds up the sampler: its socket never
-/// blocks, and what it does not take waits in its own bounded buffer.
-/// Requests come from NIO's loop, which reads them, through `queue`.
-/// Delivery is the Fanout's job, requests the RequestRouter's, counters
-/// the StatusReporter's.
+/// Where the sampler's output meets the clients. The sampler's thread only
+/// samples and publishes: `publish` runs there and hands frames to the
+/// fan-out, which writes them to each client's socket. Everything else
+/// runs on the control queue: connections and their hello, requests
+/// (the RequestRouter), the FIFO latency policy, status, stuck clients.
+/// Whatever touches the chip is handed to the sampler's queue and waited
+/// for there (`onSampler`), so it runs between two reads.
 final class Hub: @unchecked Sendable {
-    let queue: DispatchQueue
+    /// Connections, requests and everything but sampling.
+    let control = DispatchQueue(label: "acceld.control")
     let sampler: Sampler
-    let fanout: Fanout
+    let fanout = Fanout()
+    let settings: SocketSettings
     let status: StatusReporter
     private let logger = Logger(label: "acceld.server")
     private(set) var router: RequestRouter!
-    private(set) var latest: Frame?
-    /// The orientation decided so far, for new watchers (gpsd likewise
-    /// answers WATCH with the current state).
-    private(set) var orientation = DeviceOrientation.unknown
-    var device: DeviceInfo
+    /// Written by the sampler's thread (health) and the control side (configuration).
+    private let deviceInfo: Mutex<DeviceInfo>
+    /// The connected clients. On the control queue.
+    private(set) var sessions: [Int: Session] = [:]
+    private var nextID = 1
+    /// Shutting down: requests still arriving are not handled.
+    private var stopping = false
 
     init(sampler: Sampler, device: DeviceInfo, socket: SocketSettings,
          calibrationStore: CalibrationStore, isPrivileged: @escaping @Sendable (PeerCredentials) -> Bool,
          notify: @escaping @Sendable (String) -> Void) {
-        self.queue = sampler.queue
         self.sampler = sampler
-        self.device = device
-        self.fanout = Fanout(settings: socket)
-        self.status = StatusReporter(notify: notify)
+        deviceInfo = Mutex(device)
+        settings = socket
+        status = StatusReporter(notify: notify)
         router = RequestRouter(hub: self, calibrationStore: calibrationStore, isPrivileged: isPrivileged)
     }
 
-    // MARK: Connections
+    var device: DeviceInfo { deviceInfo.withLock { $0 } }
 
-    /// Registers a client on its connected socket `descriptor` (the hub's
-    /// own: a dup of what NIO reads from) and sends it hello; nil when the
-    /// daemon is full (it was told so, and the descriptor closed).
-    func connect(_ descriptor: Int32) -> Session? {
-        dispatchPrecondition(condition: .onQueue(queue))
-        status.changed()
-        guard let session = fanout.connect(descriptor, credentials: PeerCredentials(of: descriptor), queue: queue) else { return nil }
-        fanout.reply(.hello(Hello(device: device)), to: session)
-        return session
+    /// Runs `work` on the sampler's queue, between two reads, and waits for
+    /// it: for what touches the chip or the sampler's state. Never called
+    /// from the sampler's queue, which never waits for this one.
+    func onSampler<T>(_ work: () throws -> T) rethrows -> T {
+        dispatchPrecondition(condition: .onQueue(control))
+        return try sampler.queue.sync(execute: work)
     }
 
-    /// A client hung up, or its connection was ended (a stuck client: then
-    /// it is already gone from the fan-out).
-    func disconnect(_ session: Session) {
-        fanout.remove(session)
+    // MARK: Connections (control queue)
+
+    /// Serves a client on its connected socket `descriptor` (taking it
+    /// over): hello, then its requests. A client past max-clients is told
+    /// so and disconnected.
+    func connect(_ descriptor: Int32) {
+        dispatchPrecondition(condition: .onQueue(control))
+        let connection = ClientConnection(descriptor: descriptor, control: control, bufferBytes: settings.clientBufferBytes)
+        let session = Session(id: nextID, connection: connection, credentials: PeerCredentials(of: descriptor),
+                              maxLineBytes: settings.maxLineBytes)
+        nextID += 1
+        guard sessions.count < settings.maxClients else {
+            session.reply(.error(ProtocolError("too-many-clients", "acceld serves at most \(settings.maxClients) clients ([socket] max-clients); try again later")))
+            connection.close()
+            return
+        }
+        sessions[session.id] = session
         status.changed()
+        session.reply(.hello(Hello(device: device)))
+        connection.startReading(received: { [unowned self] bytes in
+            for line in session.lines.add(bytes) { handle(line, from: session) }
+        }, hungUp: { [unowned self] in disconnect(session) })
+    }
+
+    /// Requests that arrive from now on are dropped: the daemon is stopping.
+    func stopServing() { stopping = true }
+
+    private func handle(_ line: InboundLine, from session: Session) {
+        guard !stopping else { return }
+        switch line {
+        case .line(let bytes):
+            router.handle(bytes, from: session)
+        case .tooLong:
+            session.reply(.error(ProtocolError("line-too-long", "a request line may be at most \(settings.maxLineBytes) bytes ([socket] max-line-bytes); the rest of this line is skipped")))
+        }
+    }
+
+    /// A client hung up, or was cut off.
+    func disconnect(_ session: Session) {
+        guard sessions.removeValue(forKey: session.id) != nil else { return }
+        session.connection.close()
+        status.changed()
+        subscriptionsChanged()
         if session.latency != nil { latencyChanged() }
+    }
+
+    /// The sampler picks up the clients' subscriptions at its next step.
+    func subscriptionsChanged() {
+        fanout.replace(sessions.values.filter { !$0.streams.isEmpty }.map(\.subscriber))
     }
 
     /// The FIFO watermark follows the most demanding client: the smallest
     /// latency any watching client allows; a watcher that allows none (or
     /// no watcher at all) keeps samples coming one by one.
     func latencyChanged() {
-        let watchers = fanout.sessions.values.filter { !$0.streams.isEmpty }
+        let watchers = sessions.values.filter { !$0.streams.isEmpty }
         let allowed: Double? = watchers.isEmpty || watchers.contains { $0.latency == nil } ? nil : watchers.compactMap(\.latency).min()
         do {
-            let watermark = try sampler.allowLatency(milliseconds: allowed)
-            if device.fifo != nil { device.fifo = watermark }
+            let watermark = try onSampler { [sampler] in try sampler.allowLatency(milliseconds: allowed) }
+            deviceInfo.withLock { if $0.fifo != nil { $0.fifo = watermark } }
         } catch {
             logger.error("could not change the FIFO watermark: \(error)")
         }
     }
 
-    // MARK: The sampler's output
+    // MARK: The sampler's output (the sampler's thread)
 
-    /// Frames from one FIFO read: one flush (one write per client) for all.
-    func publish(_ batch: [Delivery]) {
-        for delivery in batch { record(delivery.frame, delivery.events) }
-        fanout.flush()
+    func publish(_ output: SamplerOutput) {
+        switch output {
+        case .frame(let frame, let events): fanout.publish(CollectionOfOne(Delivery(frame: frame, events: events)))
+        case .batch(let deliveries): fanout.publish(deliveries)
+        case .device(let event): publish(event)
+        }
     }
 
-    func publish(_ frame: Frame, _ events: [MotionEvent]) {
-        record(frame, events)
-        fanout.flush()
-    }
-
-    private func record(_ frame: Frame, _ events: [MotionEvent]) {
-        latest = frame
-        for case .orientation(let change) in events { orientation = change.orientation }
-        fanout.publish(frame, events)
-    }
-
-    func publish(_ event: DeviceEvent) {
-        device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck].contains(event.state) ? event.state.rawValue : "ok"
-        device.message = event.message
-        var pushed = device
-        pushed.event = event.state.rawValue
+    /// A change in the device's health, to `device` watchers in order with
+    /// the frames around it.
+    private func publish(_ event: DeviceEvent) {
+        let pushed = deviceInfo.withLock { device in
+            device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck].contains(event.state) ? event.state.rawValue : "ok"
+            device.message = event.message
+            var pushed = device
+            pushed.event = event.state.rawValue
+            return pushed
+        }
         fanout.broadcast(.device(pushed)) { $0.streams.contains(.device) }
-        fanout.flush()
         status.changed()
     }
+
+    // MARK: Control
 
     /// A configuration a client applied: every client keeps its own rate.
-    func configured(_ applied: DeviceConfiguration) {
-        device.update(applied, profile: ChipProfile.named(device.chip))
-        for session in fanout.sessions.values { session.decimate(for: Double(applied.rate)) }
+    /// Returns the device as now configured.
+    func configured(_ applied: DeviceConfiguration) -> DeviceInfo {
+        let device = deviceInfo.withLock { device in
+            device.update(applied, profile: ChipProfile.named(device.chip))
+            return device
+        }
+        for session in sessions.values { session.decimate(for: Double(applied.rate)) }
+        subscriptionsChanged()
         status.changed()
+        return device
     }
 
-    /// Every second: systemd's STATUS=, and `status` to the clients watching it.
-    func publishStatus() {
-        status.notifySystemd(device: device, clients: fanout.count)
-        guard fanout.sessions.values.contains(where: { $0.streams.contains(.status) }) else { return }
+    /// Every second: systemd's STATUS=, `status` to the clients watching
+    /// it, and clients that have not read for too long are cut off.
+    func tick() {
+        dispatchPrecondition(condition: .onQueue(control))
+        status.notifySystemd(device: device, clients: sessions.count)
+        let now = MonotonicTime.now()
+        for session in sessions.values {
+            guard let stuck = session.connection.stuck(now: now), Double(stuck) / 1e9 > settings.clientStuckSeconds else { continue }
+            logger.notice("client \(session.id) has not read for \(settings.clientStuckSeconds) s: disconnecting it")
+            disconnect(session)
+        }
+        guard sessions.values.contains(where: { $0.streams.contains(.status) }) else { return }
         fanout.broadcast(.status(report())) { $0.streams.contains(.status) }
-        fanout.flush()
     }
 
     func report() -> StatusReport {
-        status.report(counters: sampler.counters, clients: fanout.count, device: device)
+        let counters = onSampler { [sampler] in sampler.counters }
+        return status.report(counters: counters, clients: sessions.count, device: device)
     }
 
-    func goodbye(_ reason: String) {
-        fanout.broadcast(.goodbye(reason: reason)) { _ in true }
-        fanout.flush()
+    /// Says goodbye to every client and ends every connection. Once the
+    /// sampler has stopped.
+    func closeAll(saying reason: String) {
+        dispatchPrecondition(condition: .onQueue(control))
+        let goodbye = Message.goodbye(reason: reason)
+        for session in sessions.values {
+            session.reply(goodbye)
+            session.connection.close()
+        }
+        sessions.removeAll()
+        fanout.replace([])
     }
-
-    func closeAll() { fanout.closeAll() }
 }

@@ -4,28 +4,21 @@ import Glibc
 #endif
 import Dispatch
 import Logging
-import NIOCore
-import NIOPosix
 
-/// Accepts clients on the listening socket, on the hub's queue, and gives
-/// each connection two owners: the hub writes to it through a descriptor
-/// of its own, SwiftNIO reads its requests through the accepted one.
-/// (SwiftNIO never hands out a channel's descriptor, so acceld accepts the
-/// connection itself and gives NIO the connected socket.) Confined to the
-/// hub's queue.
+/// Accepts clients on the listening socket, on the control queue, and
+/// hands each connection to the hub, whose ClientConnection is then its
+/// one owner. Confined to the control queue.
 final class Listener: @unchecked Sendable {
     private let descriptor: Int32
     private let hub: Hub
-    private let group: EventLoopGroup
     private let logger = Logger(label: "acceld.server")
     private var source: DispatchSourceRead?
     private var pausedForDescriptors = false
 
     /// Takes ownership of a listening Unix stream socket.
-    init(descriptor: Int32, hub: Hub, group: EventLoopGroup) {
+    init(descriptor: Int32, hub: Hub) {
         self.descriptor = descriptor
         self.hub = hub
-        self.group = group
     }
 
     /// A new listening socket at `path` (its directory must exist), or the
@@ -64,7 +57,7 @@ final class Listener: @unchecked Sendable {
 
     func start() {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: hub.queue)
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: hub.control)
         source.setEventHandler { [unowned self] in acceptWaiting() }
         let descriptor = self.descriptor
         source.setCancelHandler { close(descriptor) }
@@ -72,7 +65,7 @@ final class Listener: @unchecked Sendable {
         source.resume()
     }
 
-    /// Stops accepting and closes the listening socket. On the hub's queue.
+    /// Stops accepting and closes the listening socket. On the control queue.
     func stop() {
         if pausedForDescriptors { source?.resume() }
         pausedForDescriptors = false
@@ -80,16 +73,18 @@ final class Listener: @unchecked Sendable {
         source = nil
     }
 
-    /// A few connections a wake, so that a storm of them leaves the
-    /// sampler's reads their turn on the queue.
+    /// Accepts until none waits (the read source fires once for what
+    /// arrived, not again for what is left), 16 at a time so that a storm
+    /// of them leaves the clients' requests their turn on the queue.
     private func acceptWaiting() {
         for _ in 0..<16 {
-            // accept, not accept4 (Glibc's module hides it): NIO makes its
-            // descriptor non-blocking, ClientSocket sends with MSG_DONTWAIT.
+            // accept, not accept4 (Glibc's module hides it): ClientConnection
+            // makes the descriptor non-blocking, `serve` close-on-exec.
             let fd = accept(descriptor, nil, nil)
             guard fd >= 0 else {
                 switch errno {
-                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: return
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED: continue
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM: return pauseForDescriptors()
                 default:
                     logger.error("accepting a client failed: \(String(cString: strerror(errno)))")
@@ -98,34 +93,15 @@ final class Listener: @unchecked Sendable {
             }
             serve(fd)
         }
+        hub.control.async { [weak self] in
+            guard let self, source != nil, !pausedForDescriptors else { return }
+            acceptWaiting()
+        }
     }
 
     private func serve(_ fd: Int32) {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let own = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        guard own >= 0 else {
-            close(fd)
-            return pauseForDescriptors()
-        }
-        guard let session = hub.connect(own) else {
-            close(fd)
-            return
-        }
-        let hub = self.hub
-        ClientBootstrap(group: group)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try ClientHandler.addHandlers(to: channel, hub: hub, session: session) }
-            }
-            .withConnectedSocket(fd)
-            .whenComplete { [logger] result in
-                switch result {
-                case .success(let channel):
-                    hub.queue.async { session.channel = channel }
-                case .failure(let error):
-                    logger.error("client \(session.id): could not read its requests (\(error)); disconnecting it")
-                    hub.queue.async { hub.disconnect(session) }
-                }
-            }
+        hub.connect(fd)
     }
 
     /// Out of descriptors: the waiting connection stays queued in the
@@ -133,13 +109,14 @@ final class Listener: @unchecked Sendable {
     /// in a second instead (SwiftNIO's servers back off the same way).
     private func pauseForDescriptors() {
         guard !pausedForDescriptors, let source else { return }
-        logger.error("accepting a client failed: \(String(cString: strerror(errno))); each client takes two descriptors: raise LimitNOFILE= in the unit or lower [socket] max-clients; trying again in 1 s")
+        logger.error("accepting a client failed: \(String(cString: strerror(errno))); each client takes a descriptor: raise LimitNOFILE= in the unit or lower [socket] max-clients; trying again in 1 s")
         pausedForDescriptors = true
         source.suspend()
-        hub.queue.asyncAfter(deadline: .now() + 1) { [weak self] in
+        hub.control.asyncAfter(deadline: .now() + 1) { [weak self] in
             guard let self, pausedForDescriptors else { return }
             pausedForDescriptors = false
             self.source?.resume()
+            acceptWaiting()
         }
     }
 }

@@ -5,9 +5,10 @@ import AccelDriver
 import AccelProtocol
 
 /// Requests, from parsing to reply: the privilege check, then each class
-/// to its handler. Runs on the hub's queue, which is the sampler's: what
-/// touches the chip runs in turn with the reads.
-final class RequestRouter {
+/// to its handler. Runs on the control queue; what touches the chip or the
+/// sampler's state runs on the sampler's queue, in turn with the reads
+/// (`hub.onSampler`), and files are written here, never there.
+final class RequestRouter: @unchecked Sendable {
     private unowned let hub: Hub
     private let calibrationStore: CalibrationStore
     /// Decides whether a peer may change the device.
@@ -19,7 +20,6 @@ final class RequestRouter {
         self.isPrivileged = isPrivileged
     }
 
-    private var fanout: Fanout { hub.fanout }
     private var sampler: Sampler { hub.sampler }
 
     func handle(_ bytes: [UInt8], from session: Session) {
@@ -27,12 +27,12 @@ final class RequestRouter {
         do {
             request = try Request(parsing: bytes)
         } catch {
-            return fanout.reply(.error(error), to: session)
+            return session.reply(.error(error))
         }
         if request.isPrivileged {
             guard let credentials = session.credentials, isPrivileged(credentials) else {
                 let who = session.credentials.map { "uid \($0.uid)" } ?? "an unidentified peer"
-                return fanout.reply(.error(ProtocolError("not-permitted", "\(request.className) changes the device: allowed to root, the daemon's user and the privileged group ([daemon] privileged-group), not to \(who)", request: request.className)), to: session)
+                return session.reply(.error(ProtocolError("not-permitted", "\(request.className) changes the device: allowed to root, the daemon's user and the privileged group ([daemon] privileged-group), not to \(who)", request: request.className)))
             }
         }
         switch request {
@@ -40,21 +40,23 @@ final class RequestRouter {
             watch(session, streams: streams, rate: rate, fields: fields, latency: latency)
         case .unwatch(let streams):
             session.streams.subtract(streams ?? Set(StreamName.allCases))
-            fanout.reply(.watch(WatchReply(streams: session.streams)), to: session)
+            session.reply(.watch(WatchReply(streams: session.streams)), endsStreams: true)
+            hub.subscriptionsChanged()
             hub.latencyChanged()
         case .poll:
-            fanout.reply(.poll(hub.latest.map { FrameMessage($0, fields: session.fields, reference: session.reference) }), to: session)
+            session.reply(.poll(hub.fanout.latest.map { FrameMessage($0, fields: session.fields, reference: session.reference) }))
         case .status:
-            fanout.reply(.status(hub.report()), to: session)
+            session.reply(.status(hub.report()))
         case .device:
-            fanout.reply(.device(hub.device), to: session)
+            session.reply(.device(hub.device))
         case .zero(let reset):
             zero(session, reset: reset)
         case .configure(let range, let rate, let mode, let tunables):
             configure(session, range: range, rate: rate, mode: mode, tunables: tunables)
         case .selftest:
             run(session, "selftest") {
-                fanout.reply(.selftest(SelfTestReply(try sampler.selfTest())), to: session)
+                let report = try hub.onSampler { [sampler] in try sampler.selfTest() }
+                session.reply(.selftest(SelfTestReply(report)))
             }
         case .calibrateSet(let calibration):
             apply(calibration, for: session)
@@ -66,6 +68,7 @@ final class RequestRouter {
     }
 
     private func watch(_ session: Session, streams: Set<StreamName>, rate: Double?, fields: FrameFields, latency: Double?) {
+        let ending = !session.streams.subtracting(streams).isEmpty
         session.streams = streams
         session.fields = fields
         session.requestedRate = rate
@@ -73,8 +76,9 @@ final class RequestRouter {
         let odr = Double(hub.device.rate)
         session.decimate(for: odr)
         let reply = WatchReply(streams: streams, rate: odr / Double(session.decimation), fields: fields, latency: latency,
-                               orientation: streams.contains(.orientation) ? hub.orientation : nil)
-        fanout.reply(.watch(reply), to: session)
+                               orientation: streams.contains(.orientation) ? hub.fanout.orientation : nil)
+        session.reply(.watch(reply), endsStreams: ending)
+        hub.subscriptionsChanged()
         hub.latencyChanged()
     }
 
@@ -82,13 +86,14 @@ final class RequestRouter {
         if reset {
             session.reference = nil
         } else {
-            guard let latest = hub.latest else {
-                return fanout.reply(.error(ProtocolError("no-data", "no sample yet to take as the reference; try again in a moment", request: "zero")), to: session)
+            guard let latest = hub.fanout.latest else {
+                return session.reply(.error(ProtocolError("no-data", "no sample yet to take as the reference; try again in a moment", request: "zero")))
             }
             session.reference = latest.attitude
         }
         let reference = session.reference ?? .level
-        fanout.reply(.zero(pitch: reference.pitch * 180 / .pi, roll: reference.roll * 180 / .pi), to: session)
+        session.reply(.zero(pitch: reference.pitch * 180 / .pi, roll: reference.roll * 180 / .pi))
+        hub.subscriptionsChanged()
     }
 
     private func configure(_ session: Session, range: Int?, rate: Int?, mode: String?, tunables: [String: String]) {
@@ -98,20 +103,21 @@ final class RequestRouter {
         run(session, "configure") {
             if !tunables.isEmpty {
                 var configuration = Configuration()
-                configuration.motion = sampler.settings
+                configuration.motion = hub.onSampler { [sampler] in sampler.settings }
                 if let reason = configuration.applyTunables(tunables) { throw ProtocolError("bad-field", reason) }
-                sampler.update(settings: configuration.motion)
+                hub.onSampler { [sampler] in sampler.update(settings: configuration.motion) }
             }
             guard changesDevice else {
-                return fanout.reply(.configured(tunables: tunables), to: session)
+                return session.reply(.configured(tunables: tunables))
             }
-            try sampler.reconfigure(to: wanted)
-            hub.configured(sampler.configuration)
-            var pushed = hub.device
+            let applied = try hub.onSampler { [sampler] in
+                try sampler.reconfigure(to: wanted)
+                return sampler.configuration
+            }
+            var pushed = hub.configured(applied)
             pushed.event = "configured"
-            fanout.send(.device(pushed), to: session, isReply: true)
-            fanout.broadcast(.device(pushed)) { $0 !== session && $0.streams.contains(.device) }
-            fanout.flush()
+            session.reply(.device(pushed))
+            hub.fanout.broadcast(.device(pushed)) { $0.connection !== session.connection && $0.streams.contains(.device) }
         }
     }
 
@@ -123,40 +129,37 @@ final class RequestRouter {
         } catch {
             let refusal = (error as? ProtocolError).map { ProtocolError($0.code, $0.message, request: name) }
                 ?? ProtocolError("device-error", "\(error)", request: name)
-            fanout.reply(.error(refusal), to: session)
+            session.reply(.error(refusal))
         }
     }
 
     private func apply(_ calibration: Calibration, for session: Session) {
         run(session, "calibrate") {
             try calibrationStore.save(calibration)
-            sampler.calibration = calibration
-            fanout.reply(.calibration(CalibrationReply(calibration: calibration, file: calibrationStore.path)), to: session)
+            hub.onSampler { [sampler] in sampler.calibration = calibration }
+            session.reply(.calibration(CalibrationReply(calibration: calibration, file: calibrationStore.path)))
         }
     }
 
-    /// Measures the offset over `seconds` of readings (FlatCalibration).
+    /// Measures the offset over `seconds` of readings (FlatCalibration) on
+    /// the sampler's thread; the result is saved and applied from here.
     private func calibrateFlat(seconds: Double, for session: Session) {
-        let store = calibrationStore
-        let fanout = self.fanout
-        var calibration = FlatCalibration(seconds: seconds, rate: hub.device.rate, mountMatrix: sampler.mountMatrix, scale: sampler.calibration.scale)
-        let reply: (Message) -> Void = { fanout.reply($0, to: session) }
-        sampler.collect { [sampler] g in
-            switch calibration.add(g) {
-            case nil:
-                return false
-            case .moved(let spread):
-                reply(.error(ProtocolError("moving", "the board moved during calibration (|a| varied by \(fixed(spread, 3)) g RMS); put it flat and still, and try again", request: "calibrate")))
-            case .calibrated(let result):
-                do {
-                    try store.save(result)
-                    sampler.calibration = result
-                    reply(.calibration(CalibrationReply(calibration: result, file: store.path)))
-                } catch {
-                    reply(.error(ProtocolError("device-error", "\(error)", request: "calibrate")))
-                }
-            }
+        let (mountMatrix, scale) = hub.onSampler { [sampler] in (sampler.mountMatrix, sampler.calibration.scale) }
+        var calibration = FlatCalibration(seconds: seconds, rate: hub.device.rate, mountMatrix: mountMatrix, scale: scale)
+        let control = hub.control
+        sampler.collect { [self] g in
+            guard let outcome = calibration.add(g) else { return false }
+            control.async { [self] in finishFlat(outcome, for: session) }
             return true
+        }
+    }
+
+    private func finishFlat(_ outcome: FlatCalibration.Outcome, for session: Session) {
+        switch outcome {
+        case .moved(let spread):
+            session.reply(.error(ProtocolError("moving", "the board moved during calibration (|a| varied by \(fixed(spread, 3)) g RMS); put it flat and still, and try again", request: "calibrate")))
+        case .calibrated(let result):
+            apply(result, for: session)
         }
     }
 }

@@ -6,6 +6,7 @@ import AccelMotion
 import AccelProtocol
 import Dispatch
 import Logging
+import Synchronization
 
 /// What the sampler hands on: frames with the events they completed, and
 /// changes in the device's health.
@@ -66,8 +67,10 @@ public final class Sampler: @unchecked Sendable {
     public private(set) var counters = Counters()
     public private(set) var configuration: DeviceConfiguration
     public private(set) var driver: Accelerometer?
-    /// Nanoseconds of the last step, for the watchdog: a hung sampler stops it.
-    public private(set) var lastStep: UInt64 = 0
+    /// Nanoseconds of the last step, for the watchdog (on another thread):
+    /// a hung sampler stops it.
+    public var lastStep: UInt64 { lastStepTime.load(ordering: .relaxed) }
+    private let lastStepTime = Atomic<UInt64>(0)
     public var output: (SamplerOutput) -> Void = { _ in }
 
     private let time: TimeSource
@@ -104,6 +107,10 @@ public final class Sampler: @unchecked Sendable {
     private var wrongPartAnnounced = false
     private var stalledAnnounced = false
     private var timer: DispatchSourceTimer?
+    /// SCHED_FIFO for the thread that runs the timer's steps ([daemon]
+    /// realtime-priority; set before `start`).
+    public var realtimePriority = 0
+    private var realtime = RealtimeThread(priority: 0)
     private var cadence = TimerCadence()
     /// Frames held back for clients that all allow latency (see `send`).
     private var held: [Delivery] = []
@@ -161,7 +168,9 @@ public final class Sampler: @unchecked Sendable {
     public func start() {
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
         cadence = TimerCadence()
+        realtime = RealtimeThread(priority: realtimePriority)
         timer.setEventHandler { [unowned self] in
+            self.realtime.enter()
             let delay = self.step()
             // The grid is the instants the sampler asked for, from the
             // step's start, so that how long a step took does not move it.
@@ -187,6 +196,7 @@ public final class Sampler: @unchecked Sendable {
     public func stop(powerDown: Bool) {
         timer?.cancel()
         timer = nil
+        realtime.leave()
         if let held = heldFIFO { releaseHeldFIFO(held, decidedBy: nil) }
         release()
         if powerDown, let driver {
@@ -239,7 +249,7 @@ public final class Sampler: @unchecked Sendable {
     }
 
     private func read(_ now: UInt64) -> UInt64 {
-        lastStep = now
+        lastStepTime.store(now, ordering: .relaxed)
         counters.wakes += 1
         if failure != nil || driver == nil { return recover(now) }
         do {

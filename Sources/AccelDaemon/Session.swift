@@ -4,63 +4,35 @@ import Glibc
 #endif
 import AccelMotion
 import AccelProtocol
-import NIOCore
 
-/// One connected client. Confined to the hub's queue.
+/// One connected client as the control side knows it: what it watches and
+/// how, who it is, and its request lines. Confined to the control queue;
+/// the sampler's thread sees a `Subscriber` copy.
 final class Session: @unchecked Sendable {
     let id: Int
-    let socket: ClientSocket
+    let connection: ClientConnection
+    let credentials: PeerCredentials?
     var streams: Set<StreamName> = []
     var fields = FrameFields.all
     /// Deliver every `decimation`-th sample: seq ≡ `phase` (mod `decimation`).
     /// Clients at one rate get different phases, so that a crowd of them
     /// does not all write on the same tick (64 at 50 Hz put p99 past 2 ms).
-    var decimation: UInt64 = 1
-    var phase: UInt64 = 0
+    private(set) var decimation: UInt64 = 1
+    private(set) var phase: UInt64 = 0
     /// The frame rate the client asked for (nil: every sample), kept so
     /// that a change of the chip's rate keeps the client's rate.
     var requestedRate: Double?
     /// How late, in ms, this client's frames may arrive (nil: at once).
     var latency: Double?
     var reference: Attitude?
-    var credentials: PeerCredentials?
-    var dropped = 0
-    var totalDropped = 0
-    var stuckSince: UInt64?
-    /// Lines queued since the last flush, each with its newline; its
-    /// capacity is kept from flush to flush.
-    private var outbox: [UInt8] = []
+    var lines: RequestLines
+    private var generation = 0
 
-    /// NIO's side of the connection, which reads the requests (nil until
-    /// NIO has registered it).
-    var channel: Channel? {
-        didSet { if !socket.isWritable { readRequests(false) } }
-    }
-
-    init(id: Int, socket: ClientSocket, credentials: PeerCredentials?) {
+    init(id: Int, connection: ClientConnection, credentials: PeerCredentials?, maxLineBytes: Int) {
         self.id = id
-        self.socket = socket
+        self.connection = connection
         self.credentials = credentials
-        socket.writabilityChanged = { [unowned self] in readRequests($0) }
-    }
-
-    /// Requests are read only while the client takes its replies: one that
-    /// sends faster than it reads is slowed, never answered with gaps
-    /// (replies are not dropped, and the replies waiting stay bounded).
-    private func readRequests(_ yes: Bool) {
-        channel?.setOption(ChannelOptions.autoRead, value: yes).whenFailure { _ in }
-    }
-
-    func append(_ line: [UInt8]) {
-        outbox.append(contentsOf: line)
-        outbox.append(UInt8(ascii: "\n"))
-    }
-
-    /// Writes what is queued, in one system call when the client keeps up.
-    func flush() {
-        guard !outbox.isEmpty else { return }
-        socket.write(outbox)
-        outbox.removeAll(keepingCapacity: true)
+        lines = RequestLines(maxLength: maxLineBytes)
     }
 
     /// Decimation and phase for the chip's rate `odr`.
@@ -69,8 +41,21 @@ final class Session: @unchecked Sendable {
         phase = UInt64(id) % decimation
     }
 
-    func watches(_ event: MotionEvent) -> Bool {
-        StreamName(rawValue: event.className).map(streams.contains) ?? false
+    /// A reply: sent at once, after whatever the client was sent before.
+    /// When it ends streams (`endsStreams`), lines made for the client's
+    /// old subscription are dropped from now on, so none follows the reply;
+    /// otherwise such a line may still come, since the sampler picks up
+    /// the new subscription at its next step. Reply before replacing the
+    /// fan-out's snapshot, so that no line of the new one comes first.
+    func reply(_ message: Message, endsStreams: Bool = false) {
+        if endsStreams { generation = connection.nextGeneration() }
+        connection.append(message.jsonBytes, isReply: true)
+        connection.flush()
+    }
+
+    var subscriber: Subscriber {
+        Subscriber(connection: connection, generation: generation, streams: streams, fields: fields,
+                   decimation: decimation, phase: phase, reference: reference)
     }
 }
 

@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelProtocol
+import Synchronization
 
 /// The daemon's health in two forms: the `status` message and systemd's
 /// STATUS= line, which is sent at most once a second and only when it
 /// changed (a connection storm would otherwise send two per client).
-final class StatusReporter {
+/// `changed` may be called from any thread.
+final class StatusReporter: Sendable {
     private let notify: @Sendable (String) -> Void
     private let startedAt = MonotonicTime.now()
-    private var statusChanged = true
+    private let statusChanged = Atomic(true)
 
     init(notify: @escaping @Sendable (String) -> Void) {
         self.notify = notify
     }
 
-    func changed() { statusChanged = true }
+    func changed() { statusChanged.store(true, ordering: .relaxed) }
 
     func notifySystemd(device: DeviceInfo, clients: Int) {
-        guard statusChanged else { return }
-        statusChanged = false
+        guard statusChanged.exchange(false, ordering: .relaxed) else { return }
         notify("STATUS=\(device.state == "ok" ? "sampling" : device.state) \(device.chip) at \(device.rate) Hz, ±\(device.range) g; \(clients) client\(clients == 1 ? "" : "s")")
     }
 

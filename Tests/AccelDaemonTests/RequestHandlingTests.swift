@@ -8,15 +8,13 @@ import AccelProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
-import NIOPosix
 import Testing
 
 /// The request handling as the daemon wires it, without the binary: a
-/// listening socket, SwiftNIO reading the requests, the line decoder, the
-/// router, the fan-out and the hub writing replies on its queue, against a
-/// sampler that is never started. The test is the client, on a real socket.
+/// listening socket, the control queue reading requests and replying, the
+/// fan-out writing frames on the sampler's queue, against a sampler that
+/// is never started. The test is the client, on a real socket.
 final class HubRig {
-    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let hub: Hub
     private let listener: Listener
     private let directory: String
@@ -40,8 +38,8 @@ final class HubRig {
         var template = Array("/tmp/acceld-hubrig-XXXXXX".utf8CString)
         directory = String(cString: mkdtemp(&template))
         let path = directory + "/s.sock"
-        listener = Listener(descriptor: try Listener.listen(path: path), hub: hub, group: group)
-        hub.queue.sync { [listener] in listener.start() }
+        listener = Listener(descriptor: try Listener.listen(path: path), hub: hub)
+        hub.control.sync { [listener] in listener.start() }
         client = try connectedClient(path)
     }
 
@@ -71,11 +69,10 @@ final class HubRig {
 
     deinit {
         close(client)
-        hub.queue.sync { [listener, hub] in
+        hub.control.sync { [listener, hub] in
             listener.stop()
-            hub.closeAll()
+            hub.closeAll(saying: "the test is over")
         }
-        try? group.syncShutdownGracefully()
         unlink(directory + "/s.sock")
         rmdir(directory)
     }
@@ -107,7 +104,10 @@ final class HubRig {
     func publish(seq: UInt64, events: [MotionEvent] = []) {
         let frame = Frame(seq: seq, t: Double(seq) / 100, acceleration: Vector3(0, 0, 1), gravity: Vector3(0, 0, 1), user: .zero,
                           attitude: .level)
-        hub.queue.sync { [hub] in hub.publish(frame, events) }
+        // As the sampler would at its next step: after the requests sent
+        // so far were handled.
+        hub.control.sync {}
+        hub.sampler.queue.sync { [hub] in hub.publish(.frame(frame, events)) }
     }
 }
 
@@ -258,7 +258,7 @@ struct RequestHandlingTests {
         try rig.send(#"{"class":"status"}"# + "\n")
         guard case .status(let report) = try rig.next() else { Issue.record("the first client lost its connection"); return }
         #expect(report.clients == 1)
-        // The hang-up reaches the hub through NIO: the place is free again.
+        // The hang-up reaches the hub: the place is free again.
         var served = false
         for _ in 0..<50 where !served {
             try rig.reconnect()

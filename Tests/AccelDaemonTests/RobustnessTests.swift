@@ -4,6 +4,7 @@ import AccelDaemon
 import AccelCore
 import AccelDriver
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -114,6 +115,44 @@ struct RobustnessTests {
         let lost = daemonLost(daemon.socketPath)
         #expect(seqs.count > 900 && lost >= 0 && gaps(in: seqs) <= lost, "watcher gaps \(gaps(in: seqs)), daemon lost \(lost)")
         daemon.stop()
+    }
+
+    @Test("stopped 100 times while clients connect, watch and send requests: exit 0 every time, no crash or assertion, goodbye to a watcher, the socket file removed")
+    func stopUnderLoad() throws {
+        for round in 0..<100 {
+            let daemon = try DaemonProcess(["--simulate", "rest"])
+            let watcher = try LineClient(path: daemon.socketPath)
+            _ = watcher.readMessage()
+            _ = watcher.request(round % 2 == 0 ? #"{"class":"watch"}"# : #"{"class":"watch","latency":40}"#)
+            // Clients that keep coming, each asking for something (a FIFO
+            // latency, a status, a poll, garbage) and leaving, while acceld stops.
+            let stormEnded = Mutex(false)
+            let storm = Thread { [path = daemon.socketPath] in
+                let requests = [#"{"class":"watch","latency":20}"#, #"{"class":"status"}"#, #"{"class":"poll"}"#, "{oops", #"{"class":"device"}"#]
+                var n = 0
+                while !stormEnded.withLock({ $0 }) {
+                    guard let client = try? LineClient(path: path) else { usleep(1000); continue }
+                    client.send(requests[n % requests.count] + "\n")
+                    n += 1
+                    if n % 4 == 0 { _ = client.readLine(timeout: 0.05) }
+                    client.close()
+                }
+            }
+            storm.start()
+            // Into the storm by a varying stretch, 0 to 30 ms.
+            usleep(useconds_t(round % 10 * 3_000))
+            let status = daemon.stop(seconds: 10)
+            stormEnded.withLock { $0 = true }
+            var goodbye = false
+            while !goodbye, let line = watcher.readLine(timeout: 2) { goodbye = line.contains(#""class":"goodbye""#) }
+            let log = daemon.stderr
+            #expect(status == 0, "round \(round): exit status \(status.map(String.init) ?? "none: still running after 10 s"); stderr:\n\(log)")
+            #expect(!log.contains("Fatal error") && !log.contains("assertion") && !log.contains("precondition"), "round \(round): \(log)")
+            #expect(goodbye, "round \(round): the watcher was told goodbye")
+            #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "round \(round): the socket file was removed")
+            while !storm.isFinished { usleep(1000) }
+            guard status == 0 else { return }
+        }
     }
 
     @Test("the socket gets the configured mode and group", .enabled(if: getuid() == 0, "giving a socket to another group needs root"))
