@@ -37,7 +37,9 @@ struct SystemdUnitTests {
         let service = try String(contentsOfFile: repositoryRoot + "/systemd/acceld.service", encoding: .utf8)
         for line in ["Type=notify", "WatchdogSec=", "Restart=on-failure", "User=acceld", "SupplementaryGroups=i2c",
                      "RuntimeDirectory=acceld", "RuntimeDirectoryPreserve=yes", "StateDirectory=acceld",
-                     "DevicePolicy=closed", "DeviceAllow=/dev/i2c-1 rw", "ProtectSystem=strict", "ExecReload=/bin/kill -HUP $MAINPID"] {
+                     "DevicePolicy=closed", "DeviceAllow=/dev/i2c-1 rw", "ProtectSystem=strict", "ExecReload=/bin/kill -HUP $MAINPID",
+                     // The real-time sampler: granted by the limit alone, and not filtered away.
+                     "LimitRTPRIO=10", "RestrictRealtime=no", "SystemCallFilter=sched_setscheduler"] {
             #expect(service.contains("\n" + line), "missing \(line)")
         }
         let socket = try String(contentsOfFile: repositoryRoot + "/systemd/acceld.socket", encoding: .utf8)
@@ -45,6 +47,8 @@ struct SystemdUnitTests {
         let config = try String(contentsOfFile: repositoryRoot + "/Config/acceld.conf", encoding: .utf8)
         #expect(config.contains("path = /run/acceld/acceld.sock"), "the daemon's default socket is the socket unit's")
         #expect(config.contains("calibration-file = /var/lib/acceld/"), "state stays in StateDirectory")
+        #expect(config.contains("realtime-priority = 10"), "the priority the unit's LimitRTPRIO= grants")
+        #expect(!service.contains("CAP_SYS_NICE"), "no capability for it")
     }
 
     @Test("systemd-analyze verify accepts the gateway's units; the daemon keeps no network, the gateway its own user")
