@@ -177,7 +177,7 @@ public final class Sampler: @unchecked Sendable {
             let wanted = self.lastStep + delay, now = self.time.nanoseconds
             // FIFO wakes keep their grid unless a period off: early or late,
             // such a wake only finds a sample more or less.
-            let fifo = (self.driver?.fifoWatermark ?? 0) > 0
+            let fifo = (self.driver?.fifoWatermark ?? 0) > 1
             let arm = self.cadence.rearm(now: now, delay: wanted > now ? wanted - now : 0,
                                          period: fifo ? self.fifoInterval : UInt64(self.period),
                                          early: UInt64(fifo ? self.period : self.margin / 4),
@@ -253,7 +253,11 @@ public final class Sampler: @unchecked Sendable {
         counters.wakes += 1
         if failure != nil || driver == nil { return recover(now) }
         do {
-            if driver!.fifoWatermark > 0 { return try stepFIFO(now) }
+            switch driver!.fifoWatermark {
+            case 1: return try stepFIFOAtOnce(now)
+            case 2...: return try stepFIFO(now)
+            default: break
+            }
             let reading = try driver!.read()
             let after = time.nanoseconds
             defer { lastPoll = now }
@@ -424,16 +428,18 @@ public final class Sampler: @unchecked Sendable {
     }
 
     /// Publishes a sample read at `now`; returns its estimated instant.
-    /// `number`, when given, is which sample it is (an undecided read, decided).
+    /// `number`, when given, is which sample it is (an undecided read,
+    /// decided). `late`: the read found more than one sample waiting (in
+    /// the FIFO), which the phase lock counts as it counts an overrun.
     @discardableResult
-    private func publish(_ reading: Reading, at now: UInt64, as number: UInt64? = nil) -> Double {
+    private func publish(_ reading: Reading, at now: UInt64, as number: UInt64? = nil, late: Bool = false) -> Double {
         let overrun = reading.status.contains(.overrun)
         if overrun { counters.overruns += 1 }
         // Judged from the 64th read after an acquisition on: acquiring
         // overruns a little by itself, and a CPU starved then would
         // otherwise reacquire again and again.
         readsSinceAcquisition += 1
-        overrunHistory = readsSinceAcquisition > 64 ? overrunHistory << 1 | (overrun ? 1 : 0) : 0
+        overrunHistory = readsSinceAcquisition > 64 ? overrunHistory << 1 | (overrun || late ? 1 : 0) : 0
         // Which sample is this? The next one, unless the chip overwrote some
         // (overrun) or we lost track (a fault, a reset): then the newest one
         // due by now.
@@ -532,15 +538,9 @@ public final class Sampler: @unchecked Sendable {
     /// Reads and publishes every sample the FIFO holds; returns the newest
     /// one's sequence number, or nil when there was none (or the read is
     /// held in `heldFIFO`).
-    private func drainFIFO(_ now: UInt64) throws -> UInt64? {
+    private func drainFIFO(_ now: UInt64, status known: Accelerometer.FIFOStatus? = nil) throws -> UInt64? {
         let driver = driver!
-        let status: Accelerometer.FIFOStatus
-        do { status = try driver.readFIFOStatus() } catch let error as Accelerometer.FIFOStatusError {
-            // A glitched FIFO_SRC: nothing is published from it; read again soon.
-            counters.busErrors += 1
-            logger.warning("\(error)")
-            return nil
-        }
+        guard let status = try known ?? readFIFOStatus() else { return nil }
         let after = time.nanoseconds
         if let held = heldFIFO {
             // After a recovery the next samples need not follow the held ones.
@@ -596,6 +596,57 @@ public final class Sampler: @unchecked Sendable {
                         readBetween: held.now, and: held.after)
     }
 
+    /// FIFO_SRC; nil (counted as a bus error) when it contradicts itself:
+    /// nothing is published from it, and the next read comes soon.
+    private func readFIFOStatus() throws -> Accelerometer.FIFOStatus? {
+        do { return try driver!.readFIFOStatus() } catch let error as Accelerometer.FIFOStatusError {
+            counters.busErrors += 1
+            logger.warning("\(error)")
+            return nil
+        }
+    }
+
+    /// One read in FIFO stream mode for clients that want each sample at
+    /// once: phase-locked like a read of the output registers, one sample a
+    /// read, but what a late wake finds waiting in the FIFO is published
+    /// too, numbered exactly (the FIFO keeps them in order), so a stall
+    /// shorter than the FIFO loses nothing. An overflow, or a read after a
+    /// recovery, is numbered by the clock as a batch is.
+    private func stepFIFOAtOnce(_ now: UInt64) throws -> UInt64 {
+        guard let status = try readFIFOStatus() else { return UInt64(nudge) }
+        defer { lastPoll = now }
+        if status.overrun || resynchronise || heldFIFO != nil {
+            _ = try drainFIFO(now, status: status)
+            if let held = heldFIFO { return UInt64(max(held.decideAt - Double(now), period / 10)) }
+            guard fit.isUsable else { return UInt64(period) }
+            return UInt64(max(fit.instant(of: seq) + margin - Double(now), period / 10))
+        }
+        guard status.level > 0 else {
+            pollWasEmpty = true
+            return try handleEmpty(now)
+        }
+        try driver!.readFIFO(count: status.level, into: &fifoSamples)
+        emptyStreak = 0
+        stalledAnnounced = false
+        if status.level > 1 { publishWaiting(fifoSamples.dropLast()) }
+        let instant = publish(Reading(status: .dataReady, counts: fifoSamples[status.level - 1]), at: now, late: status.level > 1)
+        pollWasEmpty = false
+        return schedule(after: instant, now: now)
+    }
+
+    /// Samples a late read found waiting before the newest: the next ones
+    /// in order, at the fitted clock's instants.
+    private func publishWaiting(_ samples: ArraySlice<Counts>) {
+        var deliveries: [Delivery] = []
+        deliveries.reserveCapacity(samples.count)
+        for counts in samples {
+            let instant = fit.isUsable ? fit.instant(of: seq) : (lastInstant ?? Double(lastPoll)) + period
+            let (frame, events) = deliver(counts, instant: instant)
+            deliveries.append(Delivery(frame: frame, events: events))
+        }
+        send(.batch(deliveries))
+    }
+
     /// The newest sample the fit says was made by a read between `now` and
     /// `after`, at the earliest and latest (widened by 8 % of a period, the
     /// fit's error); nil without a usable fit.
@@ -611,8 +662,13 @@ public final class Sampler: @unchecked Sendable {
         counters.lost += Int(first - seq)
         seq = first
         let newest = first + UInt64(samples.count) - 1
-        // The newest sample was made in the period before the read.
-        fit.add(seq: newest, t: Double(now + after) / 2 - period / 2, nominalPeriod: 1e9 / Double(configuration.rate))
+        // The newest sample was made in the period before the read: a
+        // coarse measurement that batched wakes average out (their phase
+        // walks); reads at once measure the phase precisely instead
+        // (`publish`), and one such point per overflow would only blur it.
+        if driver!.fifoWatermark > 1 {
+            fit.add(seq: newest, t: Double(now + after) / 2 - period / 2, nominalPeriod: 1e9 / Double(configuration.rate))
+        }
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(samples.count)
         for (index, counts) in samples.enumerated() {
@@ -624,17 +680,22 @@ public final class Sampler: @unchecked Sendable {
         return newest
     }
 
-    /// The FIFO watermark for a latency of `milliseconds` (nil: samples
-    /// as they come, the FIFO off). The oldest sample of a batch waits a
-    /// watermark's worth of periods plus up to a period of dither; the
-    /// watermark leaves at least 10 ms of room in the FIFO for a late wake.
+    /// The FIFO watermark for a latency of `milliseconds` (nil: samples as
+    /// they come). A part with a FIFO keeps it in stream mode whatever the
+    /// clients ask, so that a host stall shorter than the FIFO loses
+    /// nothing: watermark 1 reads each sample as it comes (and whatever a
+    /// late read finds waiting), more batches them. The oldest sample of a
+    /// batch waits a watermark's worth of periods plus up to a period of
+    /// dither; the watermark leaves at least 10 ms of room for a late wake.
+    /// 0: the part has no FIFO.
     public static func watermark(latency milliseconds: Double?, rate: Int, profile: ChipProfile) -> Int {
-        guard let milliseconds, let fifo = profile.fifo else { return 0 }
+        guard let fifo = profile.fifo else { return 0 }
+        guard let milliseconds else { return 1 }
         let period = 1000 / Double(rate)
         let fits = Int(((milliseconds - 1) / period).rounded(.down)) - 1
         let room = fifo.depth - max(4, Int((10 / period).rounded(.up)))
         let watermark = min(fits, room)
-        return watermark >= 2 ? watermark : 0
+        return watermark >= 2 ? watermark : 1
     }
 
     /// Applies the latency the most demanding client allows (nil: no
@@ -646,13 +707,11 @@ public final class Sampler: @unchecked Sendable {
         guard let driver else { return 0 }
         let watermark = Sampler.watermark(latency: milliseconds, rate: configuration.rate, profile: driver.profile)
         guard watermark != configuration.fifoWatermark else { return watermark }
-        // Leaving the FIFO empties it: publish what it holds first.
-        if watermark == 0 && failure == nil { _ = try drainFIFO(time.nanoseconds) }
         if let held = heldFIFO { releaseHeldFIFO(held, decidedBy: nil) }
         configuration.fifoWatermark = watermark
+        // The FIFO stays in stream mode: its samples follow on in order,
+        // whatever the watermark, and the next read reads them all.
         try driver.setFIFOWatermark(watermark)
-        // Whatever the mode, the next read places its samples by the clock.
-        resynchronise = true
         return watermark
     }
 

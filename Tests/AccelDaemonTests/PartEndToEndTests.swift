@@ -32,7 +32,7 @@ struct PartEndToEndTests {
         #expect(device["chip"] as? String == "LIS3DH")
         #expect(device["mode"] as? String == "normal" && device["resolution"] as? Int == 10)
         #expect(device["range"] as? Int == 2 && device["rate"] as? Int == 400)
-        #expect(device["fifo"] as? Int == 0, "no client asked for latency")
+        #expect(device["fifo"] as? Int == 1, "no client asked for latency: each sample at once, the FIFO on for stalls")
         _ = client.request(#"{"class":"watch","streams":["frames"]}"#)
         let frame = try #require(client.next("frame"))
         let acc = try #require(frame["acc"] as? [Double])
@@ -40,7 +40,7 @@ struct PartEndToEndTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("a client's latency turns the FIFO on; frames come in batches, in order; a client without one turns it off")
+    @Test("a client's latency raises the FIFO's watermark; frames come in batches, in order; a client without one sets it back to 1")
     func latencyBatches() throws {
         let daemon = try DaemonProcess(["--simulate", "rest", "--part", "LIS3DH", "--rate", "400"])
         let client = try LineClient(path: daemon.socketPath)
@@ -67,7 +67,7 @@ struct PartEndToEndTests {
         _ = eager.readMessage()
         _ = eager.request(#"{"class":"watch","streams":["frames"]}"#)
         Thread.sleep(forTimeInterval: 0.3)
-        #expect(try deviceInHello(daemon)?["fifo"] as? Int == 0)
+        #expect(try deviceInHello(daemon)?["fifo"] as? Int == 1)
         #expect(daemon.stop() == 0)
     }
 

@@ -298,13 +298,13 @@ struct FIFOSamplerTests {
         return rig
     }
 
-    @Test("the watermark follows the latency, leaving room in the FIFO; no FIFO without a latency or on a LIS302DL")
+    @Test("the watermark follows the latency, leaving room in the FIFO; a FIFO stays on (watermark 1) without a latency; none on a LIS302DL")
     func watermarkChoice() {
         #expect(Sampler.watermark(latency: 50, rate: 400, profile: .lis3dh) == 18)
         #expect(Sampler.watermark(latency: 1000, rate: 400, profile: .lis3dh) == 28)
         #expect(Sampler.watermark(latency: 1000, rate: 1344, profile: .lis3dh) == 18, "10 ms of room at 1344 Hz")
-        #expect(Sampler.watermark(latency: 5, rate: 400, profile: .lis3dh) == 0, "too short to batch")
-        #expect(Sampler.watermark(latency: nil, rate: 400, profile: .lis3dh) == 0)
+        #expect(Sampler.watermark(latency: 5, rate: 400, profile: .lis3dh) == 1, "too short to batch: each sample at once")
+        #expect(Sampler.watermark(latency: nil, rate: 400, profile: .lis3dh) == 1)
         #expect(Sampler.watermark(latency: 50, rate: 400, profile: .lis302dl) == 0)
     }
 
@@ -369,6 +369,50 @@ struct FIFOSamplerTests {
         let offsets = Set(rig.frames.map { (motion.index(of: $0) - Int($0.seq) % 64 + 64) % 64 })
         #expect(offsets.count == 1, "frames labelled with another sample's number: offsets \(offsets.sorted())")
         #expect(rig.gaps == rig.lost, "gaps \(rig.gaps), the chip lost \(rig.lost)")
+        #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count, "no sample twice")
+    }
+
+    @Test("clients taking every frame at once: the FIFO stays in stream mode, each sample goes out alone about when it is made, and stalls shorter than the FIFO (ending anywhere within a period) lose nothing",
+          arguments: [-0.05, 0.0, 0.04])
+    func atOnceSurvivesStalls(rateError: Double) throws {
+        let motion = CountingMotion(period: 1 / (400 * (1 + rateError)))
+        let rig = try SamplerRig(rate: 400, rateError: rateError, motion: motion, part: .lis3dh)
+        #expect(rig.sampler.configuration.fifoWatermark == 1, "no client allows latency: watermark 1, FIFO on")
+        rig.lostBeforeStart = rig.lost
+        rig.run(seconds: 3)
+        let steady = (frames: rig.frames.count, steps: rig.steps, handoffs: rig.handoffs.count)
+        #expect(steady.handoffs == steady.frames, "at once: one frame a hand-off")
+        #expect(Double(steady.steps) / Double(steady.frames) < 1.10, "phase-locked: \(steady.steps) reads for \(steady.frames) samples")
+        let ages = rig.handoffs.suffix(500).map(\.oldestAge).sorted()
+        let period = Double(rig.model.periodNanoseconds)
+        #expect(ages[ages.count / 2] < 0.5 * period, "a sample goes out within half a period of its instant: median \(ages[ages.count / 2] / 1e6) ms")
+        // Stalls of 2 to 30 periods (the FIFO holds 32), ending anywhere within a period.
+        for k in 0..<40 {
+            rig.time.sleep(nanoseconds: UInt64(period * (2 + Double(k % 29) + Double(k) / 40)))
+            rig.run(seconds: 0.2)
+        }
+        #expect(rig.lost == 0 && rig.gaps == 0, "nothing lost: the chip overwrote \(rig.lost), gaps \(rig.gaps)")
+        #expect(zip(rig.frames.dropFirst(), rig.frames).allSatisfy { $0.seq == $1.seq + 1 }, "every sample once, in order")
+        let offsets = Set(rig.frames.map { (motion.index(of: $0) - Int($0.seq) % 64 + 64) % 64 })
+        #expect(offsets.count == 1, "frames labelled with another sample's number: offsets \(offsets.sorted())")
+        #expect(rig.frames.count >= rig.model.counters.samplesProduced - 2, "every sample made was read")
+    }
+
+    @Test("clients taking every frame at once, a stall longer than the FIFO: the gap is exactly what the chip overwrote, and each frame carries its sample")
+    func atOnceOverflow() throws {
+        let motion = CountingMotion(period: 1 / 400.0)
+        let rig = try SamplerRig(rate: 400, motion: motion, part: .lis3dh)
+        rig.lostBeforeStart = rig.lost
+        rig.run(seconds: 2)
+        let period = Double(rig.model.periodNanoseconds)
+        for k in 0..<20 {
+            rig.time.sleep(nanoseconds: UInt64(period * (40 + Double(k) / 20)))
+            rig.run(seconds: 0.25)
+        }
+        #expect(rig.lost > 20 * 7)
+        #expect(rig.gaps == rig.lost && rig.sampler.counters.lost == rig.lost, "gaps \(rig.gaps), the chip lost \(rig.lost)")
+        let offsets = Set(rig.frames.map { (motion.index(of: $0) - Int($0.seq) % 64 + 64) % 64 })
+        #expect(offsets.count == 1, "frames labelled with another sample's number: offsets \(offsets.sorted())")
         #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count, "no sample twice")
     }
 
