@@ -1,6 +1,6 @@
 # Convenience targets; each is one script under scripts/.
 # Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
-.PHONY: all build install uninstall deb demo test bench soak kernel-test boot-test peer-bench gateway-test fleet-bench gateway-bench
+.PHONY: all build install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test fleet-bench gateway-bench
 
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
@@ -27,6 +27,11 @@ demo:
 
 test:
 	./scripts/test.sh
+
+# swift test REPEAT times (5) on one build, BUSY busy loops beside it (0):
+# prints "N passed, M failed". make repeat-tests BUSY=2 is the starved host.
+repeat-tests:
+	./scripts/repeat-tests.sh
 
 # Benchmarks that print figures (docs/PERFORMANCE.md).
 bench:
