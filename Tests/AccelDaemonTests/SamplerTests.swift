@@ -298,16 +298,6 @@ struct FIFOSamplerTests {
         return rig
     }
 
-    @Test("the watermark follows the latency, leaving room in the FIFO; a FIFO stays on (watermark 1) without a latency; none on a LIS302DL")
-    func watermarkChoice() {
-        #expect(Sampler.watermark(latency: 50, rate: 400, profile: .lis3dh) == 18)
-        #expect(Sampler.watermark(latency: 1000, rate: 400, profile: .lis3dh) == 28)
-        #expect(Sampler.watermark(latency: 1000, rate: 1344, profile: .lis3dh) == 18, "10 ms of room at 1344 Hz")
-        #expect(Sampler.watermark(latency: 5, rate: 400, profile: .lis3dh) == 1, "too short to batch: each sample at once")
-        #expect(Sampler.watermark(latency: nil, rate: 400, profile: .lis3dh) == 1)
-        #expect(Sampler.watermark(latency: 50, rate: 400, profile: .lis302dl) == 0)
-    }
-
     @Test("streaming at 400 and 1344 Hz with a clock 5 % off: every sample once, in order, about one wake per watermark",
           arguments: [(400, 0.05), (400, -0.05), (1344, 0.03)] as [(Int, Double)])
     func everySampleOnce(rate: Int, rateError: Double) throws {

@@ -227,6 +227,24 @@ struct AccelctlDaemonTests {
         daemon.stop()
     }
 
+    /// Polls until pitch and roll move less than 0.1° in 0.3 s (at most 20 s).
+    func waitForSteadyAttitude(_ socket: String) throws {
+        let client = try LineClient(path: socket)
+        _ = client.readMessage()
+        func attitude() -> [Double] {
+            let frame = client.request(#"{"class":"poll"}"#)?["frame"] as? [String: Any]
+            return [frame?["pitch"] as? Double ?? .nan, frame?["roll"] as? Double ?? .nan]
+        }
+        var last = attitude()
+        for _ in 0..<66 {
+            usleep(300_000)
+            let now = attitude()
+            if zip(now, last).allSatisfy({ abs($0 - $1) < 0.1 }) { return }
+            last = now
+        }
+        Issue.record("the attitude never settled: \(last)")
+    }
+
     @Test("status speaks plain words; configure and zero reach the daemon")
     func statusConfigureZero() throws {
         let daemon = try DaemonProcess(["--simulate", "rest"])
@@ -234,12 +252,12 @@ struct AccelctlDaemonTests {
         #expect(status.status == 0)
         #expect(status.stdout.contains("device: LIS302DL at chip model (rest), ±2 g, 100 Hz, ok"))
         #expect(status.stdout.contains("samples published"))
-        let configure = try accelctl(["configure", "--socket", daemon.socketPath, "--range", "8", "--rate", "400"])
-        #expect(configure.stdout.contains("±8 g, 400 Hz"), "\(configure.stderr)")
-        let tunable = try accelctl(["configure", "--socket", daemon.socketPath, "--set", "shake.threshold=1.5"])
-        #expect(tunable.stdout.contains("shake.threshold=1.5"))
-        let bad = try accelctl(["configure", "--socket", daemon.socketPath, "--set", "shake.treshold=1.5"])
-        #expect(bad.status == 65 && bad.stderr.contains("did you mean 'shake.threshold'?"))
+        // Zeroed once the attitude is steady: the 8-bit part reads the
+        // model's 12 mg offsets in 18 mg steps, so the gravity filter, which
+        // starts from the first (noisy, quantized) sample, glides up to
+        // about 1° over its first second (72 mg steps after a change to
+        // ±8 g), and a reference taken meanwhile is not level a moment later.
+        try waitForSteadyAttitude(daemon.socketPath)
         let zero = try accelctl(["zero", "--socket", daemon.socketPath, "--seconds", "1.5"])
         #expect(zero.stdout.contains("reference: pitch"))
         // "pitch -0.04°  roll 0.02°": relative to itself the board is level, but for the model's noise.
@@ -247,6 +265,12 @@ struct AccelctlDaemonTests {
             .map { $0.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "°"))) } }
         #expect(!angles.isEmpty && angles.allSatisfy { $0.count == 2 && $0.allSatisfy { abs($0) < 0.5 } },
                 "relative to itself the board is level: \(zero.stdout)")
+        let configure = try accelctl(["configure", "--socket", daemon.socketPath, "--range", "8", "--rate", "400"])
+        #expect(configure.stdout.contains("±8 g, 400 Hz"), "\(configure.stderr)")
+        let tunable = try accelctl(["configure", "--socket", daemon.socketPath, "--set", "shake.threshold=1.5"])
+        #expect(tunable.stdout.contains("shake.threshold=1.5"))
+        let bad = try accelctl(["configure", "--socket", daemon.socketPath, "--set", "shake.treshold=1.5"])
+        #expect(bad.status == 65 && bad.stderr.contains("did you mean 'shake.threshold'?"))
         daemon.stop()
     }
 

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelDriver
+
+/// A chip that says nothing, or fails: a stall or a power glitch found by
+/// empty reads, and transfers that fail, reopened and checked under the
+/// Recovery policy.
+extension Sampler {
+    func handleEmpty(_ now: UInt64) throws -> UInt64 {
+        counters.emptyReads += 1
+        emptyStreak += 1
+        if dataReady.sawEmpty() {
+            let message = "the chip's data-ready bit clears again: following its clock by its data-ready bit again"
+            logger.notice("\(message)")
+            send(.device(DeviceEvent(state: .dataReadyBack, message: message)))
+        }
+        let silent = Double(now) - (lastInstant ?? Double(lastPoll))
+        if emptyStreak >= 4 && silent > 3 * period {
+            // A chip reset by a power glitch is powered down: no data, ever.
+            // (Or another part now answers there: never configure that one.)
+            if try !driver!.configurationIsIntact() {
+                try driver!.verifyIdentity()
+                try reconfigure(.reconfigured, "the chip had lost its configuration (power glitch?) and was configured again")
+                return 0
+            }
+            if silent > 20 * period && !stalledAnnounced {
+                stalledAnnounced = true
+                logger.warning("the chip produces no data although it is configured")
+                send(.device(DeviceEvent(state: .stalled, message: "the chip at \(driver!.bus.location) answers but produces no new samples")))
+            }
+        }
+        // Nudge the phase: look again a little later.
+        return UInt64(phase.nudge)
+    }
+
+    /// The chip starts a new sample clock whenever it is configured.
+    func restartPhase() {
+        dataReady.reset()
+        phase.acquire(rate: configuration.rate)
+        resynchronise = true
+    }
+
+    func reconfigure(_ state: DeviceEvent.State, _ message: String) throws {
+        try driver!.configure(configuration)
+        restartPhase()
+        counters.reconfigurations += state == .reconfigured ? 1 : 0
+        emptyStreak = 0
+        logger.notice("\(message)")
+        send(.device(DeviceEvent(state: state, message: message)))
+    }
+
+    func handleFailure(_ error: Error, _ now: UInt64) -> UInt64 {
+        counters.busErrors += 1
+        if let busError = error as? BusError, !busError.isTransient {
+            driver = nil  // reopen from scratch (an adapter that went away)
+        }
+        let (retryIn, event) = recovery.failed(error, at: now)
+        if let event { send(.device(event)) }
+        return retryIn
+    }
+
+    /// Reopens and checks the chip after a failure; returns the delay to
+    /// the next read.
+    func recover(_ now: UInt64) -> UInt64 {
+        do {
+            if driver == nil {
+                let fresh = try connect()
+                if let servedPart, fresh.profile.name != servedPart {
+                    let expected = ChipProfile.named(servedPart)!.whoAmI
+                    throw DriverError.wrongPart(location: fresh.bus.location, part: servedPart, expected: expected,
+                                                found: try fresh.bus.readRegister(0x0F))
+                }
+                configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: fresh.profile)
+                fresh.calibration = calibration
+                fresh.mountMatrix = mountMatrix
+                driver = fresh
+            }
+            // The chip may have been swapped while it did not answer.
+            try driver!.verifyIdentity()
+            if try !driver!.configurationIsIntact() {
+                try driver!.configure(configuration)
+                counters.reconfigurations += 1
+                restartPhase()
+            }
+        } catch {
+            return handleFailure(error, now)
+        }
+        if let event = recovery.recovered(at: now) {
+            counters.recoveries += 1
+            send(.device(event))
+        }
+        resynchronise = true
+        // Read in phase, `margin` after a sample is due, where "the newest
+        // sample" is unambiguous (the chip ran on meanwhile).
+        guard phase.fit.isUsable else { return 0 }
+        let next = phase.fit.instant(of: UInt64(max(phase.fit.newest(at: Double(now)) + 1, 0)))
+        return UInt64(max(next + phase.margin - Double(now), 0))
+    }
+}

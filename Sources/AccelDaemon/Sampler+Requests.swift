@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelDriver
+import AccelMotion
+
+/// What clients ask of the chip, through the control side (call on `queue`).
+extension Sampler {
+    public var settings: MotionSettings { pipeline.settings }
+
+    /// New tunables, keeping the pipeline's state (SIGHUP).
+    public func update(settings: MotionSettings) { pipeline.update(settings) }
+
+    /// Changes range, rate and mode on the running chip (the FIFO
+    /// watermark follows the new rate).
+    public func reconfigure(to configuration: DeviceConfiguration) throws {
+        guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
+        var configuration = configuration
+        configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
+        _ = try driver.registerValues(for: configuration)  // validate before touching the chip
+        self.configuration = configuration
+        try reconfigure(.configured, "now ±\(configuration.range) g at \(configuration.rate) Hz")
+    }
+
+    /// Runs the datasheet self-test (sampling pauses for about 0.2 s), then
+    /// restores the configuration.
+    public func selfTest() throws -> SelfTestReport {
+        guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
+        let report = try driver.selfTest()
+        try driver.configure(configuration)
+        restartPhase()
+        return report
+    }
+
+    /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.
+    public func collect(_ collect: @escaping (Vector3) -> Bool) { collector = collect }
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelMotion
+import AccelProtocol
+
+/// What the sampler hands on: frames with the events they completed, and
+/// changes in the device's health.
+public enum SamplerOutput: Sendable {
+    case frame(Frame, [MotionEvent])
+    /// Several frames from one FIFO read, oldest first: one hand-off and
+    /// one write per client for all of them.
+    case batch([Delivery])
+    case device(DeviceEvent)
+}
+
+/// A frame and the events it completed.
+public struct Delivery: Sendable {
+    public let frame: Frame
+    public let events: [MotionEvent]
+}
+
+/// A change in the device's health, for clients' `device` messages.
+public struct DeviceEvent: Sendable, Equatable {
+    public enum State: String, Sendable {
+        /// Transfers fail; sampling is suspended and retried with back-off.
+        case lost
+        /// Transfers work again.
+        case back
+        /// The chip had lost its configuration (power glitch) and was set up again.
+        case reconfigured
+        /// The chip answers but produces no data.
+        case stalled
+        /// A client changed the range or rate.
+        case configured
+        /// A different part answers at the address (WHO_AM_I changed):
+        /// nothing is served until the right part is back.
+        case wrongPart = "wrong-part"
+        /// The data-ready bit says "new" faster than the ODR allows (stuck
+        /// at 1): reads are paced by the timer at the ODR instead.
+        case dataReadyStuck = "data-ready-stuck"
+        /// The data-ready bit clears again: back to the phase lock.
+        case dataReadyBack = "data-ready-back"
+    }
+    public let state: State
+    public let message: String
+}
