@@ -22,7 +22,7 @@ final class Collected<T: Sendable>: Sendable {
     }
 }
 
-@Suite("AccelClient against the daemon on the chip model", .serialized, .timeLimit(.minutes(2)))
+@Suite("AccelClient against the daemon on the chip model", .serialized, .daemons, .timeLimit(.minutes(2)))
 struct MotionManagerTests {
     @Test("push and pull: accelerometer data in order at the interval asked for, the latest always readable, stop stops")
     func pushAndPull() throws {

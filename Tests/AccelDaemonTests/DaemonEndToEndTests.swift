@@ -30,7 +30,7 @@ func daemonLost(_ path: String) -> Int {
     return (client.request(#"{"class":"status"}"#)?["counters"] as? [String: Int])?["lost"] ?? -1
 }
 
-@Suite("acceld end to end", .serialized)
+@Suite("acceld end to end", .serialized, .daemons)
 struct DaemonEndToEndTests {
     @Test("a subscribed client gets hello, then the orientations, a shake and a free fall in order, with contiguous sequence numbers")
     func scenario() throws {

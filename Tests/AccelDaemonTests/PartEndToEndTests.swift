@@ -21,7 +21,7 @@ func deviceInHello(_ daemon: DaemonProcess) throws -> [String: Any]? {
     try LineClient(path: daemon.socketPath).readMessage()?["device"] as? [String: Any]
 }
 
-@Suite("Parts and the FIFO, end to end", .serialized)
+@Suite("Parts and the FIFO, end to end", .serialized, .daemons)
 struct PartEndToEndTests {
     @Test("acceld --simulate --part LIS3DH: hello names the part, its mode and resolution")
     func helloNamesThePart() throws {

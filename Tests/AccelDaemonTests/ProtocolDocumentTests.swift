@@ -6,7 +6,7 @@ import TestSupport
 /// docs/PROTOCOL.md's example session, replayed against the real daemon:
 /// every reply must have the documented class and fields, and the fields
 /// that do not depend on timing must have the documented values.
-@Suite("The protocol document")
+@Suite("The protocol document", .daemons)
 struct ProtocolDocumentTests {
     static let stableKeys: Set<String> = ["class", "protocol", "version", "chip", "range", "rate", "state", "streams",
                                           "fields", "orientation", "previous", "code", "message", "request", "event"]

@@ -21,7 +21,7 @@ func resources(_ pid: pid_t) -> (rssKB: Int, descriptors: Int) {
     return (rss, fds)
 }
 
-@Suite("Hostile clients and crashes", .serialized)
+@Suite("Hostile clients and crashes", .serialized, .daemons)
 struct RobustnessTests {
     @Test("10,000 malformed requests get 10,000 errors; the connection, the daemon and a watcher are unaffected")
     func malformedFlood() throws {

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The `tap` stream through the real daemon: a client watching `events`
 /// gets a double tap knocked on the (simulated) chip.
-@Suite("acceld tap stream")
+@Suite("acceld tap stream", .daemons)
 struct TapStreamTests {
     @Test("two knocks 0.2 s apart on a still board reach an events watcher as one double tap")
     func doubleTap() throws {

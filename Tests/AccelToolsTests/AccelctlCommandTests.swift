@@ -12,7 +12,7 @@ import Glibc
 
 func accelctl(_ arguments: [String]) throws -> ProcessResult { try run(accelctlBinary, arguments) }
 
-@Suite("accelctl on the chip model")
+@Suite("accelctl on the chip model", .daemons)
 struct AccelctlDirectTests {
     @Test("probe finds the simulated chip at 0x1c and says what to do next")
     func probeFinds() throws {
@@ -199,7 +199,7 @@ struct AccelctlDirectTests {
     }
 }
 
-@Suite("accelctl through acceld", .serialized)
+@Suite("accelctl through acceld", .serialized, .daemons)
 struct AccelctlDaemonTests {
     @Test("events --json --count prints exactly that many JSON lines; readable lines without --json")
     func events() throws {
@@ -307,7 +307,7 @@ struct AccelctlDaemonTests {
     }
 }
 
-@Suite("accelctl watch in a terminal", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+@Suite("accelctl watch in a terminal", .daemons, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
 struct AccelctlWatchTests {
     func tmux(_ arguments: [String]) throws -> ProcessResult { try run("/usr/bin/tmux", arguments) }
     func tmuxStatus(_ arguments: [String]) throws -> Int32 { try runDetached("/usr/bin/tmux", arguments) }
