@@ -3,10 +3,14 @@
 # Benchmarks that print figures (docs/PERFORMANCE.md has the numbers and
 # what they mean). Release build. BENCH_SECONDS sets each live run's length
 # (default 60). `scripts/bench.sh fifo` runs only the FIFO comparison
-# (FIFO_SECONDS, default 600, per run).
+# (FIFO_SECONDS, default 600, per run). `scripts/bench.sh compare REF`
+# builds REF's acceld (a commit or tag) once in .build-compare/ and runs
+# the load configurations of issue 30 alternating REF and this tree,
+# COMPARE_ROUNDS (2) rounds of BENCH_SECONDS each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only=${1:-}
+ref=${2:-}
 set --  # setup.sh takes extra packages from the arguments
 source scripts/setup.sh
 
@@ -18,16 +22,16 @@ seconds=${BENCH_SECONDS:-60}
 
 echo "== $(nproc) cores, $(uname -r), $(date -u +%Y-%m-%d)"
 
-live() {  # rate clients [client-rate] [part] [latency-ms] [seconds]
+live() {  # rate clients [client-rate] [part] [latency-ms] [seconds]; ACCELD_BIN, CHURN
     local scratch socket pid
     scratch=$(mktemp -d)
     socket=$scratch/acceld.sock
-    .build/release/acceld --simulate demo --rate "$1" ${4:+--part "$4"} --socket "$socket" --calibration-file "$scratch/c.json" \
+    "${ACCELD_BIN:-.build/release/acceld}" --simulate demo --rate "$1" ${4:+--part "$4"} --socket "$socket" --calibration-file "$scratch/c.json" \
         --config <(printf '[socket]\nmax-clients = 256\n') 2> "$scratch/log" &
     pid=$!
     for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
-    echo "== live: acceld${4:+ as a $4} at $1 Hz on the chip model, $2 clients watching everything${3:+ at $3 Hz}${5:+, allowing $5 ms}, ${6:-$seconds} s"
-    $bench load --socket "$socket" --clients "$2" ${3:+--rate "$3"} ${5:+--latency "$5"} --seconds "${6:-$seconds}" --pid "$pid"
+    echo "== live: acceld${4:+ as a $4} at $1 Hz on the chip model, $2 clients watching everything${3:+ at $3 Hz}${5:+, allowing $5 ms}${CHURN:+, $CHURN more coming and going each second}, ${6:-$seconds} s"
+    $bench load --socket "$socket" --clients "$2" ${3:+--rate "$3"} ${5:+--latency "$5"} ${CHURN:+--churn "$CHURN"} --seconds "${6:-$seconds}" --pid "$pid"
     kill -TERM "$pid"; wait "$pid" || true
     rm -rf "$scratch"
 }
@@ -43,6 +47,35 @@ fifo() {
     live 1344 1 "" LIS3DH 50 "$long"
 }
 if [ "$only" = fifo ]; then fifo; exit 0; fi
+
+# Issue 30's load rows, this tree against REF's acceld in alternating runs
+# (the same accel-bench drives both): 16 clients taking every frame at once
+# on a LIS302DL and on a LIS3DH, 16 allowing 50 ms on the LIS3DH, and 8 with
+# 20 more coming and going each second.
+compare() {
+    [ -n "$ref" ] || { echo "bench: compare needs a commit or tag: scripts/bench.sh compare 10fdfaa" >&2; exit 64; }
+    local old=.build-compare/$(git rev-parse --short "$ref")
+    if [ ! -x "$old/acceld" ]; then
+        echo "bench: building $ref's acceld (release) in $old" >&2
+        rm -rf "$old-src"
+        mkdir -p .build-compare
+        git worktree add --detach "$old-src" "$ref" >&2
+        (cd "$old-src" && swift build -c release --product acceld >&2)
+        mkdir -p "$old"
+        cp "$old-src/.build/release/acceld" "$old/acceld"
+        git worktree remove --force "$old-src"
+    fi
+    for round in $(seq "${COMPARE_ROUNDS:-2}"); do
+        for build in "$old/acceld" .build/release/acceld; do
+            echo "== round $round: $([ "$build" = .build/release/acceld ] && echo "this tree ($(git rev-parse --short HEAD))" || echo "$ref")"
+            ACCELD_BIN=$build live 400 16 "" LIS302DL
+            ACCELD_BIN=$build live 400 16 "" LIS3DH
+            ACCELD_BIN=$build live 400 16 "" LIS3DH 50
+            ACCELD_BIN=$build CHURN=20 live 400 8 "" LIS302DL
+        done
+    done
+}
+if [ "$only" = compare ]; then compare; exit 0; fi
 
 $bench pipeline
 $bench replay --minutes 10

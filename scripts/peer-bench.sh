@@ -9,7 +9,9 @@
 # guest never reports). docs/PERFORMANCE.md ("Peer benchmark") has results.
 # PEER_SECONDS (default 15): each run's window; PEER_ROUNDS (default 2):
 # how many times each configuration runs, alternating; PEER_ONLY: a
-# pattern, only the runs whose label matches (for measuring one change).
+# pattern, only the runs whose label matches (for measuring one change);
+# PEER_REALTIME_SECONDS (default 60): the window of the real-time runs
+# (acceld at 400 Hz beside two busy loops, its sampler at SCHED_FIFO or not).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # python3: Debian's own interpreter and standard library, copied into the
@@ -18,6 +20,7 @@ source scripts/setup.sh qemu-system-x86 busybox-static cpio kmod xz-utils make p
 seconds=${PEER_SECONDS:-15}
 rounds=${PEER_ROUNDS:-2}
 only=${PEER_ONLY:-.}  # a pattern: only the runs whose label matches (e.g. 'FIFO')
+realtime=${PEER_REALTIME_SECONDS:-60}
 
 source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
 stage=peer-bench
@@ -74,7 +77,7 @@ cat > "$root/init" <<INIT
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
 echo "PEER-START"
-sh /peer-bench-guest.sh $seconds $rounds '$only' 2>&1
+REALTIME_SECONDS=$realtime sh /peer-bench-guest.sh $seconds $rounds '$only' 2>&1
 echo "PEER-END"
 poweroff -f
 INIT
@@ -85,10 +88,10 @@ memory=$(( size * 3 + 256 ))
 
 model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 echo "peer-bench: $(date -u '+%Y-%m-%d %H:%M UTC'), host $(nproc) cores ($model), load average $(cut -d' ' -f1-3 /proc/loadavg); guest $(basename "$modules"), QEMU TCG, 1 vCPU, ${size} MB initramfs" >&2
-echo "peer-bench: $rounds round(s) of 8 runs of $seconds s each, alternating acceld + client and the Python poller, then the timer's floor" >&2
+echo "peer-bench: $rounds round(s) of 10 runs of $seconds s each, alternating acceld + client(s) and the Python poller(s), 2 of $realtime s beside busy loops, then the timer's floor" >&2
 log="$cache/peer-console.log"
 started=$(date +%s)
-timeout $(( rounds * 8 * (seconds + 15) + 4 * seconds + 180 )) qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$memory" -nographic -no-reboot \
+timeout $(( rounds * 10 * (seconds + 15) + rounds * 2 * (realtime + 15) + 4 * seconds + 180 )) qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$memory" -nographic -no-reboot \
     -kernel "$cache/vmlinux" -initrd "$cache/peer-initramfs.cpio" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3" > "$log" 2>&1 || true
 echo "peer-bench: the guest ran for $(( $(date +%s) - started )) s; host load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >&2

@@ -38,8 +38,11 @@ struct Load: ParsableCommand {
     @Option(help: "Churn: each second, this many extra clients connect, read a little, and leave.")
     var churn = 0
 
-    @Option(help: "Print RSS and descriptors every this many seconds (with --pid).")
+    @Option(help: "Print RSS and descriptors every this many seconds (with --pid), and the samples the daemon lost in that window.")
     var every: Double = 0
+
+    @Flag(help: "Churn only in every other --every window, to compare the samples lost with and without it in one run.")
+    var alternateChurn = false
 
     struct Client {
         var fd: Int32
@@ -117,9 +120,13 @@ struct Load: ParsableCommand {
         var nextReport = start + (every > 0 ? every : .infinity)
         var nextChurn = start + 1
         var churned = 0
+        // Per window: lost and made (published + lost), by whether clients churned.
+        var window = 0, windowStart = countersStart
+        var tally: [Bool: (lost: Double, made: Double)] = [true: (0, 0), false: (0, 0)]
+        var churning: Bool { !alternateChurn || window % 2 == 0 }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while now() - start < seconds {
-            if churn > 0 && now() >= nextChurn {
+            if churn > 0 && churning && now() >= nextChurn {
                 nextChurn += 1
                 for _ in 0..<churn {
                     if let fd = connectClient() {
@@ -133,7 +140,17 @@ struct Load: ParsableCommand {
             if let pid, now() >= nextReport {
                 nextReport += every
                 let m = memory(pid)
-                print("daemon at \(Int(now() - start)) s: RSS \(m.rss / 1024) MB, \(m.fds) descriptors, \(churned) clients came and went")
+                var lostNote = ""
+                if let a = windowStart, let b = counters() {
+                    let lost = b.lost - a.lost, made = b.published - a.published + lost
+                    tally[churning]!.lost += lost
+                    tally[churning]!.made += made
+                    lostNote = "; this window (\(churn > 0 && churning ? "churn" : "quiet")): \(Int(lost)) of \(Int(made)) samples lost"
+                    windowStart = b
+                }
+                print("daemon at \(Int(now() - start)) s: RSS \(m.rss / 1024) MB, \(m.fds) descriptors, \(churned) clients came and went\(lostNote)")
+                window += 1
+                if alternateChurn { nextChurn = now() + 1 }
             }
             var fds = pool.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             guard poll(&fds, nfds_t(fds.count), 100) > 0 else { continue }
@@ -172,6 +189,9 @@ struct Load: ParsableCommand {
             print("  sampler: \(fixed((b.wakes - a.wakes) / elapsed, 1)) wake-ups a second for \(fixed((b.published - a.published) / elapsed, 1)) samples a second; samples the daemon lost: \(Int(b.lost - a.lost))")
         }
         print("  frames missed (gaps in sequence numbers, per client, summed): \(gaps); dropped notices: \(dropped)")
+        if alternateChurn, let busy = tally[true], let quiet = tally[false] {
+            print("soak: samples lost in churn windows \(Int(busy.lost)) of \(Int(busy.made)), in quiet windows \(Int(quiet.lost)) of \(Int(quiet.made))")
+        }
         print("  latency from sampling instant to receipt: p50 \(fixed(percentile(0.5), 3)) ms, p99 \(fixed(percentile(0.99), 3)) ms, max \(fixed(latencies.last.map { $0 * 1000 } ?? .nan, 3)) ms")
         if let pid, let cpuStart, let cpuEnd = cpuSeconds(pid) {
             let m = memory(pid)

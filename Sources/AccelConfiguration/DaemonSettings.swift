@@ -11,7 +11,7 @@ public struct SocketSettings: Sendable, Equatable {
     /// Longest request line; longer ones get an error and are skipped.
     public var maxLineBytes = 4096
     /// Bytes queued for one client before its messages are dropped (and
-    /// counted); they flow again once it drains to half (`ClientSocket`).
+    /// counted); they flow again once it drains to half (`ClientConnection`).
     public var clientBufferBytes = 256 * 1024
     /// A client that has not drained its buffer for this long is disconnected.
     public var clientStuckSeconds = 10.0

@@ -128,9 +128,15 @@ final class ClientConnection: @unchecked Sendable {
             state.holds += 1
             return take(&state)
         }
+        var readAgain = false
+        defer {
+            // Reading resumes on the control queue, whichever thread sent.
+            if readAgain { control.async { [self] in resumeReading() } }
+        }
         while var bytes = batch {
             let sent = bytes.withUnsafeBytes { send($0) }
             batch = state.withLock { state -> [UInt8]? in
+                defer { readAgain = relieve(&state) || readAgain }
                 if sent < 0 {
                     finish(&state)
                 } else if !state.finished {
@@ -203,15 +209,29 @@ final class ClientConnection: @unchecked Sendable {
                 state.waitingForRoom = false
                 setWriteSuspended(true, &state)
             }
-            guard state.outbox.count <= low else { return false }
-            state.overHigh = false
-            state.stuckSince = nil
-            guard state.reading, state.readSuspended else { return false }
+            return relieve(&state)
+        }
+        if readAgain { resumeReading() }
+    }
+
+    /// The backlog is down to `low`: streamed lines flow again and the
+    /// client's requests may be read. True when reading was paused.
+    private func relieve(_ state: inout State) -> Bool {
+        guard state.overHigh, state.outbox.count <= low, !state.finished else { return false }
+        state.overHigh = false
+        state.stuckSince = nil
+        return state.reading && state.readSuspended
+    }
+
+    /// On the control queue, once the backlog has drained.
+    private func resumeReading() {
+        let resumed = state.withLock { state -> Bool in
+            guard state.reading, state.readSuspended, !state.overHigh else { return false }
             setReadSuspended(false, &state)
             return true
         }
         // What the client sent while paused raises no new event.
-        if readAgain { readAvailable() }
+        if resumed { readAvailable() }
     }
 
     // MARK: Reading, on the control queue

@@ -91,6 +91,56 @@ python_run() {
     [ -s /tmp/poller.log ] && tail -3 /tmp/poller.log
 }
 
+# pair_run LABEL RATE acceld|python: two programs that each want every
+# sample at once: acceld with two clients, or two pollers each reading the
+# chip itself (a second program pays the whole cost again). Total CPU %
+# of every process in the window goes to /tmp/pairs.
+pair_run() {
+    local label=$1 rate=$2 kind=$3 pids=""
+    if [ "$kind" = acceld ]; then
+        start_daemon bench --bus $EMU_BUS --rate $rate || return
+        pids=$daemon
+        for n in 1 2; do
+            accelctl events --socket /tmp/bench.sock --json --streams frames > /dev/null 2>&1 &
+            pids="$pids $!"
+        done
+    else
+        for n in 1 2; do
+            PYTHONPATH=/opt/smbus2 python3 -S -B /peer-poller.py $EMU_BUS $rate > /dev/null 2>/tmp/poller.log &
+            pids="$pids $!"
+        done
+    fi
+    local m=$(measure 0x1c $pids)
+    for pid in $pids; do [ "$pid" = "${daemon:-}" ] || kill $pid; done
+    [ "$kind" = acceld ] && stop_daemon
+    wait 2>/dev/null
+    power_down
+    local cpu=$(echo "$m" | awk -v hz=$HZ_TICKS '{ t = 0; for (i = 5; i <= NF; i += 2) t += $i; printf "%.1f", t / hz / $1 * 100 }')
+    echo "$label|$kind|$cpu" >> /tmp/pairs
+    printf "%-22s %-14s CPU %5.1f %% (all processes)   dropped by the chip %d\n" "$label" "$kind" "$cpu" "$(echo "$m" | awk '{ print $4 }')"
+}
+
+# rt_run LABEL PRIORITY: acceld at 400 Hz with one client taking every
+# frame, beside two busy loops on the one vCPU, its sampler at SCHED_FIFO
+# PRIORITY (0: normal scheduling). The samples the chip made and acceld
+# never read (the emulator's dropped) go to /tmp/realtime.
+rt_run() {
+    local label=$1 priority=$2
+    printf '[daemon]\nrealtime-priority = %d\n' $priority > /tmp/realtime.conf
+    start_daemon bench --bus $EMU_BUS --rate 400 --config /tmp/realtime.conf || return
+    accelctl events --socket /tmp/bench.sock --json --streams frames > /dev/null 2>&1 &
+    local client=$!
+    yes > /dev/null & local busy1=$!
+    yes > /dev/null & local busy2=$!
+    local m=$(measure 0x1c $daemon)
+    kill $busy1 $busy2 $client; wait $busy1 $busy2 $client 2>/dev/null
+    grep -q "normal priority" /tmp/bench.log && echo "$label: $(grep 'normal priority' /tmp/bench.log)"
+    stop_daemon
+    power_down
+    echo "$m" | awk -v label="$label" '{ printf "%-22s made %d, read %d, dropped by the chip %d (%.2f %%)\n", label, $2 + $4, $2, $4, $4 * 100 / ($2 + $4) }'
+    echo "$label|$(echo "$m" | awk '{ print $2 + $4, $4 }')" >> /tmp/realtime
+}
+
 # floor_run LABEL OPTIONS: accel-bench floor, the design's timing alone
 # (no chip, no pipeline, no socket): a DispatchSourceTimer repeating on a
 # serial queue, or a thread sleeping on clock_nanosleep. Its CPU % of the
@@ -121,6 +171,24 @@ for round in $(seq $ROUNDS); do
     python_run_ "LIS3DH FIFO 400 Hz" 400 lis3dh
 done
 
+# Two programs at 400 Hz, and the real-time sampler beside two busy loops
+# (REALTIME_SECONDS windows: 60 by default), each once per round.
+: > /tmp/pairs
+: > /tmp/realtime
+pair_run_() { echo "$1" | grep -qE "$only" && pair_run "$@"; return 0; }
+rt_run_() { echo "$1" | grep -qE "$only" && rt_run "$@"; return 0; }
+for round in $(seq $ROUNDS); do
+    pair_run_ "two programs 400 Hz" 400 acceld
+    pair_run_ "two programs 400 Hz" 400 python
+done
+window=$SECONDS_PER_RUN
+SECONDS_PER_RUN=${REALTIME_SECONDS:-60}
+for round in $(seq $ROUNDS); do
+    rt_run_ "busy loops, real-time on" 10
+    rt_run_ "busy loops, real-time off" 0
+done
+SECONDS_PER_RUN=$window
+
 # The floor, once: the timer alone against the poller's whole cost.
 : > /tmp/floors
 floor_run_() { echo "$1" | grep -qE "$only" && floor_run "$@"; return 0; }
@@ -140,6 +208,17 @@ awk -F'|' -v hz=$HZ_TICKS '
             floor["sleeper floor 100 Hz"] / (p["LIS302DL 100 Hz"] / n["LIS302DL 100 Hz"]),
             floor["sleeper floor 400 Hz"] / (p["LIS302DL 400 Hz"] / n["LIS302DL 400 Hz"])
     }' /tmp/floors /tmp/runs
+
+awk -F'|' '
+    FILENAME == "/tmp/pairs" { cpu[$2] += $3; n[$2]++; next }
+    { split($2, m, " "); made[$1] += m[1]; lost[$1] += m[2] }
+    END {
+        if (n["acceld"] && n["python"])
+            printf "peer-bench: two programs at 400 Hz, acceld+2 clients / 2 pollers CPU %.2f\n", (cpu["acceld"] / n["acceld"]) / (cpu["python"] / n["python"])
+        on = "busy loops, real-time on"; off = "busy loops, real-time off"
+        if (made[on] && made[off])
+            printf "peer-bench: 400 Hz beside two busy loops, samples lost with the real-time sampler %d of %d, without %d of %d\n", lost[on], made[on], lost[off], made[off]
+    }' /tmp/pairs /tmp/realtime
 
 # The table: means over the rounds. CPU in % of the one vCPU; samples a
 # second as each got them; switches per sample summed over all threads.
