@@ -296,6 +296,10 @@ final class ClientConnection: @unchecked Sendable {
     /// of file. On the control queue; idempotent.
     func close() {
         guard state.withLock({ !$0.closed }) else { return }
+        // The reading side's closures hold the session, which holds this
+        // connection: let go of them, or neither is ever freed.
+        received = { _ in }
+        hungUp = {}
         Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
         state.withLock { state in
             guard !state.closed else { return }

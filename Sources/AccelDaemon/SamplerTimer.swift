@@ -23,8 +23,6 @@ final class SamplerTimer {
     private var timer: DispatchSourceTimer?
     private var cadence = TimerCadence()
     private var realtime: RealtimeThread
-    /// Fires handled, for tests and figures.
-    private(set) var fires = 0
 
     init(queue: DispatchQueue, time: TimeSource, realtimePriority: Int) {
         self.queue = queue
@@ -40,7 +38,6 @@ final class SamplerTimer {
         cadence = TimerCadence()
         timer.setEventHandler { [unowned self] in
             guard let timer = self.timer else { return }
-            fires += 1
             realtime.enter()
             let next = step()
             let now = time.nanoseconds

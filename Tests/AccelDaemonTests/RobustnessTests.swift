@@ -67,7 +67,7 @@ struct RobustnessTests {
         let daemon = try DaemonProcess(["--simulate", "rest"])
         let watcher = try watchingFrames(daemon)
         usleep(200_000)
-        let baseline = resources(daemon.pid).descriptors
+        let baseline = resources(daemon.pid).descriptors, rssBefore = resources(daemon.pid).rssKB
 
         // Half-close: no more requests from us; the daemon ends the connection.
         let half = try LineClient(path: daemon.socketPath)
@@ -112,6 +112,10 @@ struct RobustnessTests {
             now = resources(daemon.pid).descriptors
         }
         #expect(now <= baseline + 1, "descriptors back to baseline: \(baseline) before, \(now) after")
+        // Nothing kept per client either: a 5 KB leak a connection (a
+        // connection and its session holding each other) is 50 MB here.
+        let grown = resources(daemon.pid).rssKB - rssBefore
+        #expect(grown < 16 * 1024, "RSS grew \(grown / 1024) MB over \(connected) connections")
         let lost = daemonLost(daemon.socketPath)
         // The watcher's frames span the storm (sequence numbers count the
         // chip's periods), and every gap in them is a sample the daemon
