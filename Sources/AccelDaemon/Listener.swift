@@ -104,9 +104,9 @@ final class Listener: @unchecked Sendable {
         hub.connect(fd)
     }
 
-    /// Out of descriptors: the waiting connection stays queued in the
-    /// kernel, and the source would fire at once, again and again; try again
-    /// in a second instead (SwiftNIO's servers back off the same way).
+    /// Out of descriptors: the waiting connections stay queued in the
+    /// kernel, and no new arrival may come to fire the source again; try
+    /// again in a second (SwiftNIO's servers back off the same way).
     private func pauseForDescriptors() {
         guard !pausedForDescriptors, let source else { return }
         logger.error("accepting a client failed: \(String(cString: strerror(errno))); each client takes a descriptor: raise LimitNOFILE= in the unit or lower [socket] max-clients; trying again in 1 s")
