@@ -111,13 +111,13 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// A new subscription: lines tagged with an older generation are
-    /// dropped from now on. Returns the new generation.
-    func nextGeneration() -> Int {
-        state.withLock { state in
-            state.generation += 1
-            return state.generation
-        }
+    /// dropped from now on.
+    func nextGeneration() {
+        state.withLock { $0.generation += 1 }
     }
+
+    /// The subscription lines are made for now (`append`'s `generation`).
+    var generation: Int { state.withLock { $0.generation } }
 
     /// Sends what the outbox holds, unless another thread is sending or the
     /// kernel's buffer is full (the write source then takes over).

@@ -45,14 +45,9 @@ extension Sampler {
         let samples = fifo.samples
         if samples.count > 1 {
             // What a late read found before the newest: the next samples in order.
-            var deliveries: [Delivery] = []
-            deliveries.reserveCapacity(samples.count - 1)
-            for counts in samples.dropLast() {
-                let instant = phase.fit.isUsable ? phase.fit.instant(of: seq) : (lastInstant ?? Double(lastPoll)) + period
-                let (frame, events) = deliver(counts, instant: instant)
-                deliveries.append(Delivery(frame: frame, events: events))
+            deliverInOrder(samples.dropLast()) { _ in
+                phase.fit.isUsable ? phase.fit.instant(of: seq) : (lastInstant ?? Double(lastPoll)) + period
             }
-            send(.batch(deliveries))
         }
         let instant = publish(Reading(status: .dataReady, counts: samples[samples.count - 1]), at: now, late: samples.count > 1)
         pollWasEmpty = false
@@ -115,11 +110,18 @@ extension Sampler {
         if driver!.fifoWatermark > 1 {
             phase.add(seq: batch.first + UInt64(count) - 1, at: Double(batch.readAt + batch.readUntil) / 2 - period / 2)
         }
+        deliverInOrder(batch.samples[...]) { index in
+            phase.fit.count >= 4 ? phase.fit.instant(of: seq) : Double(batch.readAt) - period * (Double(count - index) - 0.5)
+        }
+    }
+
+    /// Delivers `samples` as the next ones in order, the one at `index`
+    /// made at `instant(index)`, in one hand-off.
+    private func deliverInOrder(_ samples: ArraySlice<Counts>, instant: (Int) -> Double) {
         var deliveries: [Delivery] = []
-        deliveries.reserveCapacity(count)
-        for (index, counts) in batch.samples.enumerated() {
-            let instant = phase.fit.count >= 4 ? phase.fit.instant(of: seq) : Double(batch.readAt) - period * (Double(count - index) - 0.5)
-            let (frame, events) = deliver(counts, instant: instant)
+        deliveries.reserveCapacity(samples.count)
+        for (index, counts) in samples.enumerated() {
+            let (frame, events) = deliver(counts, instant: instant(index))
             deliveries.append(Delivery(frame: frame, events: events))
         }
         send(.batch(deliveries))

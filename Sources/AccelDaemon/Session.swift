@@ -26,7 +26,6 @@ final class Session: @unchecked Sendable {
     var latency: Double?
     var reference: Attitude?
     var lines: RequestLines
-    private var generation = 0
 
     init(id: Int, connection: ClientConnection, credentials: PeerCredentials?, maxLineBytes: Int) {
         self.id = id
@@ -48,13 +47,13 @@ final class Session: @unchecked Sendable {
     /// the new subscription at its next step. Reply before replacing the
     /// fan-out's snapshot, so that no line of the new one comes first.
     func reply(_ message: Message, endsStreams: Bool = false) {
-        if endsStreams { generation = connection.nextGeneration() }
+        if endsStreams { connection.nextGeneration() }
         connection.append(message.jsonBytes, isReply: true)
         connection.flush()
     }
 
     var subscriber: Subscriber {
-        Subscriber(connection: connection, generation: generation, streams: streams, fields: fields,
+        Subscriber(connection: connection, generation: connection.generation, streams: streams, fields: fields,
                    decimation: decimation, phase: phase, reference: reference)
     }
 }
