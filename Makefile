@@ -1,6 +1,6 @@
 # Convenience targets; each is one script under scripts/.
 # Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
-.PHONY: all build install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test fleet-bench gateway-bench
+.PHONY: all build arm64 install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test fleet-bench gateway-bench
 
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
@@ -18,9 +18,18 @@ install:
 uninstall:
 	./scripts/install.sh uninstall
 
-# A Debian package for this machine's architecture, in .build-deb/.
-deb: build
-	./scripts/package-deb.sh
+# acceld, accelctl, acceld-gateway and the examples for aarch64, with
+# Debian's own Swift in a sid chroot (.build-arm64/release; docs/INSTALL.md).
+arm64:
+	./scripts/cross-arm64.sh
+
+# A Debian package for this machine's architecture, in .build-deb/; with
+# ARCH=arm64, for arm64 (cross-built). The man pages come from the native
+# build either way.
+HOST_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+ARCH ?= $(HOST_ARCH)
+deb: build $(if $(filter-out $(HOST_ARCH),$(ARCH)),$(filter arm64,$(ARCH)))
+	ARCH=$(ARCH) ./scripts/package-deb.sh
 
 demo:
 	./scripts/demo.sh

@@ -3,14 +3,25 @@
 # make deb: a Debian package of acceld for this machine's architecture,
 # from the binaries `make` built and the same file list as make install
 # (PREFIX=/usr, binaries stripped), with the maintainer scripts in
-# packaging/debian/. Prints the package's path. Install it with
-# `apt install ./acceld_VERSION_ARCH.deb` (docs/INSTALL.md).
+# packaging/debian/. With ARCH=arm64 on another machine, the same package
+# for arm64 from the binaries `make arm64` cross-built. Prints the
+# package's path. Install it with `apt install ./acceld_VERSION_ARCH.deb`
+# (docs/INSTALL.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh binutils
+host_arch=$(dpkg --print-architecture)
+arch=${ARCH:-$host_arch}
+binaries=.build-static/release
+tools=""
+if [ "$arch" != "$host_arch" ]; then
+    [ "$arch" = arm64 ] || { echo "package-deb: ARCH=$arch: acceld cross-builds for arm64 only (Debian's name; ARCH=$host_arch is this machine)" >&2; exit 2; }
+    binaries=.build-arm64/release
+    tools=aarch64-linux-gnu-
+    [ -x "$binaries/acceld" ] || { echo "package-deb: no $binaries/acceld: run 'make arm64' first (scripts/cross-arm64.sh)" >&2; exit 1; }
+fi
+source scripts/setup.sh binutils ${tools:+binutils-aarch64-linux-gnu}
 
 release=$(sed -n 's/^public let acceldVersion = "\(.*\)"$/\1/p' Sources/AccelProtocol/Version.swift)
-arch=$(dpkg --print-architecture)
 maintainer="acceld maintainers <maintainers@users.noreply.a-seed-901178f9.example>"
 [ -n "$release" ] || { echo "package-deb: no acceldVersion in Sources/AccelProtocol/Version.swift" >&2; exit 1; }
 grep -q "^## $release (" CHANGELOG.md || {
@@ -26,7 +37,7 @@ elif [ -n "$(git status --porcelain --untracked-files=normal)" ]; then
 fi
 stage=.build-deb/acceld_${version}_${arch}
 rm -rf "$stage"
-if ! staged=$(DESTDIR=$stage PREFIX=/usr SYSCONFDIR=/etc STRIP=1 ./scripts/install.sh install 2>&1); then
+if ! staged=$(DESTDIR=$stage PREFIX=/usr SYSCONFDIR=/etc BINARIES=$binaries STRIP=${tools}strip ./scripts/install.sh install 2>&1); then
     echo "$staged" >&2
     echo "package-deb: staging the package's files with scripts/install.sh failed (above)" >&2
     exit 1
@@ -44,8 +55,19 @@ gzip -9n "$doc/changelog"
 install -m 0644 packaging/debian/copyright "$doc/copyright"
 install -D -m 0644 packaging/debian/lintian-overrides "$stage/usr/share/lintian/overrides/acceld"
 
-# The newest glibc symbol version the binaries use is the libc6 they need.
-glibc=$(objdump -T "$stage"/usr/bin/* | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+# The newest glibc symbol version the binaries use is the libc6 they need,
+# and the newest GLIBCXX_ the libstdc++6 (the GCC release that added it), so
+# that apt refuses a board too old rather than install a binary that fails.
+symbols=$("${tools}objdump" -T "$stage"/usr/bin/*)
+glibc=$(echo "$symbols" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+glibcxx=$(echo "$symbols" | grep -o 'GLIBCXX_[0-9.]*' | sed 's/GLIBCXX_//' | sort -uV | tail -1)
+case $glibcxx in
+    3.4.2[0-9]|3.4.1*|3.4.[0-9]|3.4) libstdcxx=11 ;;
+    3.4.30) libstdcxx=12 ;;
+    3.4.31|3.4.32) libstdcxx=13 ;;
+    3.4.33) libstdcxx=14 ;;
+    *) echo "package-deb: the binaries need GLIBCXX_$glibcxx, newer than this script knows: add the GCC release that brought it" >&2; exit 1 ;;
+esac
 install -d "$stage/DEBIAN"
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: acceld
@@ -53,8 +75,9 @@ Version: $version
 Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6, libi2c0, libmosquitto1, systemd, init-system-helpers (>= 1.54~), udev, kmod
+Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6 (>= $libstdcxx), libi2c0, libmosquitto1, systemd, init-system-helpers (>= 1.54~), udev, kmod
 Recommends: i2c-tools
+Suggests: python3
 Section: misc
 Priority: optional
 Description: accelerometer daemon for LIS302DL-class chips on I2C
@@ -66,6 +89,8 @@ Description: accelerometer daemon for LIS302DL-class chips on I2C
  its own user; the Swift runtime is linked in. acceld-gateway, off until
  configured, serves a live web page, the browser's DeviceMotion events and
  Prometheus metrics, so that the daemon itself stays off the network.
+ The Python client (import acceld) comes with it, and the example programs
+ in Python and Swift are in /usr/share/doc/acceld/examples.
 CONTROL
 echo /etc/acceld/acceld.conf > "$stage/DEBIAN/conffiles"
 # md5sums for dpkg --verify and debsums; conffiles have theirs in dpkg's
@@ -77,5 +102,5 @@ install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debia
 # third of the size and take minutes here).
 dpkg-deb --root-owner-group -Zgzip --build "$stage" ".build-deb/" >/dev/null
 package=.build-deb/acceld_${version}_${arch}.deb
-echo "package-deb: built $package ($(( $(stat -c %s "$package") / 1048576 )) MB; needs libc6 >= $glibc)" >&2
+echo "package-deb: built $package ($(( $(stat -c %s "$package") / 1048576 )) MB, $(( $(du -sk --exclude=DEBIAN "$stage" | cut -f1) / 1024 )) MB installed; needs libc6 >= $glibc, libstdc++6 >= $libstdcxx)" >&2
 echo "$package"

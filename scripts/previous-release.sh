@@ -8,11 +8,20 @@
 # The sources are exported with `git archive` rather than `git worktree
 # add`: the same tree, without registering a work tree in the repository
 # (which other work trees of the same clone share).
+# With ARCH=arm64: the same package for arm64 (the arm64 boot test's
+# upgrade). The previous release had no arm64 package, nor a cross-build:
+# its sources are cross-built with this tree's scripts/cross-arm64.sh, and
+# its amd64 package is repacked around those binaries: the same files,
+# maintainer scripts and dependencies, the libc6 version from the new
+# binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 commit=$(grep -v '^#' packaging/previous-release | head -1)
 cache=.build-upgrade
 mkdir -p "$cache"
+if [ "${ARCH:-}" = arm64 ] && [ "$(dpkg --print-architecture)" != arm64 ]; then
+    exec ./scripts/arm64/previous-release.sh "$commit" "$(ARCH= ./scripts/previous-release.sh)"
+fi
 package=$(ls "$cache"/"$commit"/acceld_*.deb 2>/dev/null | head -1 || true)
 if [ -n "$package" ]; then echo "$package"; exit 0; fi
 

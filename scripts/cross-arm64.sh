@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# make arm64: acceld, accelctl, acceld-gateway and the examples (and any
+# products named as arguments) for aarch64, release, with the Swift
+# runtime linked in, built on this x86-64 machine with Debian's own Swift.
+#
+# Debian's swiftlang (sid) is a Swift whose aarch64 runtime is in the same
+# archive at the same version; the machine's Swift has none. swiftlang
+# needs a newer glibc than bookworm's, so it runs in a small sid chroot.
+# The target is a sysroot of bookworm arm64 packages (what Raspberry Pi OS
+# bookworm has) plus sid's aarch64 Swift runtime, described to SwiftPM as
+# a Swift SDK bundle. docs/INSTALL.md explains the choices.
+#
+# Everything is cached in .build-arm64/ (chroot, packages, sysroot, build):
+# the first run takes minutes, the next only the build. Output:
+# .build-arm64/release/{acceld,accelctl,acceld-gateway,...}.
+# Env: ACCELD_ARM64_SOURCE, another source tree to build (the previous
+# release's, for the upgrade checks), and ACCELD_ARM64_PRODUCTS, the
+# products to build there; they land in that tree's .build-arm64/release.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra=("$@")  # more products to build the same way (the benchmark: accel-bench)
+read -r -a products <<< "${ACCELD_ARM64_PRODUCTS:-acceld accelctl acceld-gateway FirstTenLines BubbleLevel ShakeToRing TiltToScroll DataLogger AutoRotation}"
+products+=("${extra[@]}")
+set --        # setup.sh takes extra packages from the arguments
+source scripts/setup.sh debootstrap qemu-user-static binutils-aarch64-linux-gnu
+started=$(date +%s)
+fail() { echo "cross-arm64: $*" >&2; exit 1; }
+if [ "$(id -u)" -ne 0 ]; then
+    echo "cross-arm64: the build runs in a chroot, which needs root: going on through sudo" >&2
+    exec sudo env PATH="$PATH" ACCELD_ARM64_SOURCE="${ACCELD_ARM64_SOURCE:-}" ACCELD_ARM64_PRODUCTS="${ACCELD_ARM64_PRODUCTS:-}" "$0" "${extra[@]}"
+fi
+
+cache=$PWD/.build-arm64
+source_tree=$(cd "${ACCELD_ARM64_SOURCE:-.}" && pwd)
+mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+           awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
+mirror=${mirror:-http://deb.debian.org/debian}
+mkdir -p "$cache"
+source scripts/arm64/fetch-debs.sh
+
+# 1. The compiler: Debian sid's swiftlang (with its own clang and lld; the
+# manifest is compiled for the host, so with libc6-dev) in
+# a chroot.
+chroot=$cache/sid
+include=swiftlang,libc6-dev,git,pkgconf
+if [ "$(cat "$cache/sid.stamp" 2>/dev/null)" != "$include" ]; then
+    echo "cross-arm64: debootstrap sid with $include from $mirror (once; about a minute)" >&2
+    rm -rf "$chroot"
+    debootstrap --variant=minbase --include="$include" sid "$chroot" "$mirror" > "$cache/debootstrap.log" 2>&1 || {
+        tail -15 "$cache/debootstrap.log" >&2
+        fail "debootstrap of Debian sid failed (whole log: $cache/debootstrap.log): is $mirror reachable, and does sid still have swiftlang?"; }
+    echo "$include" > "$cache/sid.stamp"
+fi
+swift_version=$(chroot "$chroot" dpkg-query -W -f='${Version}' swiftlang)
+
+# 2. The target: bookworm's arm64 C libraries, and the aarch64 Swift
+# runtime of exactly the compiler's version.
+sysroot_packages="libc6 libc6-dev libgcc-12-dev libgcc-s1 libstdc++-12-dev libstdc++6 libi2c0 libi2c-dev linux-libc-dev libmosquitto1 libmosquitto-dev"
+bundle=$cache/sdks/acceld-arm64.artifactbundle
+sysroot=$bundle/sdk/sysroot
+if [ "$(cat "$cache/sysroot.stamp" 2>/dev/null)" != "$swift_version $sysroot_packages" ]; then
+    update_lists sid arm64
+    runtime_version=$(deb_version sid arm64 swiftlang)
+    [ "$runtime_version" = "$swift_version" ] ||
+        fail "sid's swiftlang is $swift_version for amd64 but ${runtime_version:-missing} for arm64 (the archive is mid-update): try again later, or remove $chroot to take the newest compiler"
+    echo "cross-arm64: a sysroot of bookworm arm64 ($sysroot_packages) and sid's aarch64 Swift runtime $swift_version" >&2
+    rm -rf "$cache/debs" "$bundle" && mkdir -p "$sysroot"
+    fetch_debs bookworm arm64 "$cache/debs/bookworm" $sysroot_packages
+    fetch_debs sid arm64 "$cache/debs/sid" swiftlang
+    for deb in "$cache"/debs/bookworm/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
+    # Only the runtime and clang's own headers: the toolchain's binaries in
+    # the package are for an arm64 host, and its compiler plug-ins are not
+    # needed to link.
+    dpkg-deb --fsys-tarfile "$cache"/debs/sid/swiftlang_*.deb | tar -x -C "$sysroot" --wildcards \
+        './usr/libexec/swift/lib/swift/*' './usr/libexec/swift/lib/swift_static/*' './usr/libexec/swift/lib/clang/*' \
+        --exclude='./usr/libexec/swift/lib/swift/host/*' --exclude='./usr/libexec/swift/lib/swift/embedded/*'
+    # clang looks for the runtime in usr/lib/swift{,_static}; Debian keeps it
+    # under usr/libexec.
+    ln -s ../libexec/swift/lib/swift "$sysroot/usr/lib/swift"
+    ln -s ../libexec/swift/lib/swift_static "$sysroot/usr/lib/swift_static"
+    # Absolute links (libm.so -> /lib/...) point out of the sysroot, and lld
+    # then quietly takes libm.a instead: make every one relative.
+    find "$sysroot" -type l -lname '/*' | while read -r link; do
+        ln -sfr "$sysroot$(readlink "$link")" "$link"
+    done
+    scripts/arm64/sdk-bundle.sh "$bundle"
+    echo "$swift_version $sysroot_packages" > "$cache/sysroot.stamp"
+fi
+
+# 3. The build, in the chroot: the source tree at /src, the machine's
+# package mirror read-only at its own path with git's redirects to it.
+mounts=()
+mount_in() {  # SOURCE TARGET [OPTIONS]
+    mkdir -p "$chroot$2"
+    mountpoint -q "$chroot$2" || { mount --bind "$1" "$chroot$2"; mounts+=("$chroot$2"); }
+    [ -z "${3:-}" ] || mount -o remount,bind,"$3" "$chroot$2"
+}
+unmount_all() { for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[$i]}" 2>/dev/null || true; done; }
+trap unmount_all EXIT
+mount_in /proc /proc
+mount_in /dev /dev
+mount_in "$source_tree" /src
+mount_in "$cache" /cross
+for mirror_dir in $(git config --system --get-regexp '^url\..*\.insteadof$' | sed -E 's/^url\.(.*)\.insteadof .*/\1/' | sort -u); do
+    [ -d "$mirror_dir" ] && mount_in "$mirror_dir" "$mirror_dir" ro
+done
+{ git config --system --get-regexp '^url\.' | while read -r key value; do echo "$key $value"; done; } > "$cache/gitconfig.redirects"
+chroot "$chroot" sh -c 'rm -f /etc/gitconfig; while read -r key value; do git config --system --add "$key" "$value"; done; git config --system safe.directory "*"' \
+    < "$cache/gitconfig.redirects"
+
+# The static runtime of sid was built against glibc 2.42; bookworm has
+# 2.36. packaging/arm64/glibc-compat.c supplies the few newer symbols it
+# calls, and compiles to nothing on a newer glibc.
+# (This tree's, also for another source tree.)
+sysroot_in_chroot=/cross/sdks/acceld-arm64.artifactbundle/sdk/sysroot
+cp packaging/arm64/glibc-compat.c "$cache/"
+chroot "$chroot" /usr/libexec/swift/bin/clang --target=aarch64-unknown-linux-gnu --sysroot="$sysroot_in_chroot" \
+    -O2 -fPIC -Wall -Werror -c /cross/glibc-compat.c -o /cross/glibc-compat.o || fail "packaging/arm64/glibc-compat.c did not compile (above)"
+
+scratch=/src/.build-arm64/build
+mkdir -p "$source_tree/.build-arm64"
+for product in "${products[@]}"; do
+    set +e
+    chroot "$chroot" env HOME=/root PKG_CONFIG_SYSROOT_DIR="$sysroot_in_chroot" \
+        PKG_CONFIG_PATH="$sysroot_in_chroot/usr/lib/aarch64-linux-gnu/pkgconfig" sh -c 'cd /src && exec swift build -c release --static-swift-stdlib \
+        --swift-sdks-path /cross/sdks --swift-sdk aarch64-unknown-linux-gnu --scratch-path "$1" \
+        -Xlinker /cross/glibc-compat.o --product "$2"' sh "$scratch" "$product" 2>&1 \
+        | grep -E "error|warning: |complete" | grep -v "use of .mktemp" >&2
+    status=${PIPESTATUS[0]}
+    set -e
+    [ "$status" -eq 0 ] || fail "building $product for aarch64 failed (exit $status; the compiler's errors are above)"
+done
+ln -sfn build/aarch64-unknown-linux-gnu/release "$source_tree/.build-arm64/release"
+binary=$source_tree/.build-arm64/release/acceld
+file=$(aarch64-linux-gnu-readelf -h "$binary" | sed -n 's/^ *Machine: *//p')
+[ "$file" = AArch64 ] || fail "$binary is for '$file', not AArch64"
+# The binary starts on an ARM CPU (user-mode emulation of a Pi 3's core).
+version=$(qemu-aarch64-static -cpu cortex-a53 -L "$sysroot" "$binary" --version 2>&1) ||
+    fail "the aarch64 acceld does not start under qemu-aarch64-static: $version"
+echo "cross-arm64: built ${products[*]} for aarch64 with Debian's Swift $swift_version in $(( $(date +%s) - started )) s; acceld --version on a Cortex-A53: $version" >&2
