@@ -38,11 +38,22 @@ mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
 mirror=${mirror:-http://deb.debian.org/debian}
 mkdir -p "$cache"
 source scripts/arm64/fetch-debs.sh
+# One cross-build at a time: they share the chroot and its mounts.
+exec 9> "$cache/lock"
+flock 9
+# What is mounted in the chroot (the source tree among it) comes off before
+# anything there is removed or mounted again, also after a run was killed.
+chroot=$cache/sid
+unmount_chroot() {
+    awk -v root="$chroot/" 'index($2, root) == 1 { print $2 }' /proc/mounts | sort -r | while read -r target; do
+        umount -l "$target"
+    done
+}
+unmount_chroot
+trap unmount_chroot EXIT
 
 # 1. The compiler: Debian sid's swiftlang (with its own clang and lld; the
-# manifest is compiled for the host, so with libc6-dev) in
-# a chroot.
-chroot=$cache/sid
+# manifest is compiled for the host, so with libc6-dev) in a chroot.
 include=swiftlang,libc6-dev,git,pkgconf
 if [ "$(cat "$cache/sid.stamp" 2>/dev/null)" != "$include" ]; then
     echo "cross-arm64: debootstrap sid with $include from $mirror (once; about a minute)" >&2
@@ -90,14 +101,11 @@ fi
 
 # 3. The build, in the chroot: the source tree at /src, the machine's
 # package mirror read-only at its own path with git's redirects to it.
-mounts=()
 mount_in() {  # SOURCE TARGET [OPTIONS]
     mkdir -p "$chroot$2"
-    mountpoint -q "$chroot$2" || { mount --bind "$1" "$chroot$2"; mounts+=("$chroot$2"); }
+    mount --bind "$1" "$chroot$2"
     [ -z "${3:-}" ] || mount -o remount,bind,"$3" "$chroot$2"
 }
-unmount_all() { for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount "${mounts[$i]}" 2>/dev/null || true; done; }
-trap unmount_all EXIT
 mount_in /proc /proc
 mount_in /dev /dev
 mount_in "$source_tree" /src
@@ -111,8 +119,8 @@ chroot "$chroot" sh -c 'rm -f /etc/gitconfig; while read -r key value; do git co
 
 # The static runtime of sid was built against glibc 2.42; bookworm has
 # 2.36. packaging/arm64/glibc-compat.c supplies the few newer symbols it
-# calls, and compiles to nothing on a newer glibc.
-# (This tree's, also for another source tree.)
+# calls, and compiles to nothing on a newer glibc. (This tree's file, also
+# when building another tree.)
 sysroot_in_chroot=/cross/sdks/acceld-arm64.artifactbundle/sdk/sysroot
 cp packaging/arm64/glibc-compat.c "$cache/"
 chroot "$chroot" /usr/libexec/swift/bin/clang --target=aarch64-unknown-linux-gnu --sysroot="$sysroot_in_chroot" \

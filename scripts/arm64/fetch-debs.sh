@@ -30,7 +30,7 @@ private_apt() {
 update_lists() {
     local suite=$1 arch=$2 lists=$cache/apt/$1-$2/lists
     [ -z "$(find "$lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ] || return 0
-    private_apt "$suite" "$arch" apt-get update > "$cache/apt-update.log" 2>&1 || {
+    private_apt "$suite" "$arch" apt-get update --error-on=any > "$cache/apt-update.log" 2>&1 || {
         tail -5 "$cache/apt-update.log" >&2
         fail "cannot read Debian $suite's package list for $arch from $mirror (above): is the archive reachable?"
     }
