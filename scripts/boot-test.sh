@@ -93,7 +93,9 @@ payload=$boot/payload
 rm -rf "$payload" && mkdir -p "$payload/src/.build-static/release" "$payload/src/scripts" "$payload/previous"
 cp "$package" scripts/boot/boot-checks.sh scripts/kernel/guest-lib.sh "$payload/"
 cp "$previous" "$payload/previous/"
-cp -r systemd Config Web docs README.md CHANGELOG.md "$payload/src/"
+cp -r systemd Config Web docs README.md CHANGELOG.md Examples "$payload/src/"
+mkdir -p "$payload/src/clients/python"
+cp -r clients/python/acceld clients/python/examples "$payload/src/clients/python/"
 cp scripts/install.sh "$payload/src/scripts/"
 for binary in acceld accelctl acceld-gateway; do strip -o "$payload/src/.build-static/release/$binary" ".build-static/release/$binary"; done
 # After the binaries: install.sh refuses man pages older than them.

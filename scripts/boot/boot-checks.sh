@@ -90,6 +90,18 @@ check "the daemon runs as acceld (uid, gid) with i2c as a supplementary group" s
     grep ^Groups /proc/'$pid'/status | grep -qw "$(getent group i2c | cut -d: -f3)"'
 out=$(frames); echo "$out" | head -1
 check "clients get the stub's registers in g (56/-56/-128 digits: 1.008/-1.008/-2.304 g)" contains "$out" '"acc":\[1.0080,-1.0080,-2.3040\]'
+# The Python client in the package, as the system's python3 imports it
+# (root's import leaves __pycache__ behind, which the prerm removes: the
+# purge check below sees it gone).
+out=$(cd / && python3 -c '
+import acceld
+with acceld.connect() as motion:
+    frame = next(m for m in motion.updates(["frames"]) if isinstance(m, acceld.Frame))
+    print(acceld.__file__, "z", frame.acc.z)' 2>&1); echo "$out"
+check "the system's python3 imports the package's client (import acceld) and reads a frame" \
+    sh -c 'echo "$0" | grep -q "^/usr/lib/python3/dist-packages/acceld/__init__.py z -2.304"' "$out"
+check "the examples are in /usr/share/doc/acceld/examples, in Python and Swift" \
+    [ -s /usr/share/doc/acceld/examples/python/bubble_level.py -a -s /usr/share/doc/acceld/examples/swift/BubbleLevel.swift ]
 
 # 4. The sandbox: DevicePolicy=closed lets the service open /dev/i2c-1 and
 # nothing else. Outside the unit, user acceld can open /dev/i2c-0 (group
@@ -197,6 +209,7 @@ check "after remove the acceld user and the calibration in /var/lib/acceld stay"
 # (PREFIX=/usr/local, what `sudo make install` runs), and make uninstall.
 apt-get purge -y acceld >/dev/null 2>&1
 check "apt-get purge removes the configuration and the calibration" [ ! -e /etc/acceld -a ! -e /var/lib/acceld ]
+check "nothing of the Python client is left after purge (its __pycache__ neither)" [ ! -e /usr/lib/python3/dist-packages/acceld ]
 userdel acceld; groupdel i2c
 cd /payload/src
 out=$(PREFIX=/usr/local ./scripts/install.sh install 2>&1); status=$?; echo "$out"
