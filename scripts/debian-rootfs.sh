@@ -4,17 +4,27 @@
 # made with debootstrap from the mirror apt already uses and cached in
 # .build-boot/rootfs, keyed by release and package list. Sets $suite,
 # $mirror and $rootfs.
+# For another architecture (arm64-boot-test.sh) the caller sets
+# $rootfs_arch, $rootfs_dir (the cache folder) and $rootfs_include: then
+# debootstrap runs --foreign and its second stage runs in a chroot, through
+# qemu-user's binfmt_misc handler, which the caller has checked.
 suite=bookworm
-include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1
+include=${rootfs_include:-systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1}
 mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
            awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
 mirror=${mirror:-http://deb.debian.org/debian}
-rootfs=.build-boot/rootfs
-mkdir -p .build-boot
-if [ "$(cat .build-boot/rootfs.stamp 2>/dev/null)" != "$suite $include" ]; then
-    echo "debian-rootfs: debootstrap $suite ($include) from $mirror" >&2
+cached=${rootfs_dir:-.build-boot}
+rootfs=$cached/rootfs
+key="$suite${rootfs_arch:+ $rootfs_arch} $include"
+mkdir -p "$cached"
+if [ "$(cat "$cached/rootfs.stamp" 2>/dev/null)" != "$key" ]; then
+    echo "debian-rootfs: debootstrap $suite${rootfs_arch:+ for $rootfs_arch} ($include) from $mirror" >&2
     rm -rf "$rootfs"
-    debootstrap --variant=minbase --include="$include" "$suite" "$rootfs" "$mirror" > .build-boot/debootstrap.log 2>&1 \
-        || { tail -20 .build-boot/debootstrap.log >&2; echo "debian-rootfs: debootstrap failed (whole log: .build-boot/debootstrap.log)" >&2; exit 1; }
-    echo "$suite $include" > .build-boot/rootfs.stamp
+    if [ -z "${rootfs_arch:-}" ]; then
+        debootstrap --variant=minbase --include="$include" "$suite" "$rootfs" "$mirror" > "$cached/debootstrap.log" 2>&1
+    else
+        debootstrap --variant=minbase --arch="$rootfs_arch" --foreign --include="$include" "$suite" "$rootfs" "$mirror" > "$cached/debootstrap.log" 2>&1 &&
+            chroot "$rootfs" /debootstrap/debootstrap --second-stage >> "$cached/debootstrap.log" 2>&1
+    fi || { tail -20 "$cached/debootstrap.log" >&2; echo "debian-rootfs: debootstrap failed (whole log: $cached/debootstrap.log)" >&2; exit 1; }
+    echo "$key" > "$cached/rootfs.stamp"
 fi

@@ -3,7 +3,8 @@
 # The whole test suite: the kernel-in-the-loop stage (a real Linux kernel's
 # i2c-dev under QEMU), the package test (lintian, piuparts), the boot test
 # (the Debian package under a real systemd, QEMU, with the upgrade from the
-# previous release), the parsers under libFuzzer, then unit and end-to-end
+# previous release), the arm64 stage (the cross-build, its package, and
+# the same boot on an emulated arm64 board), the parsers under libFuzzer, then unit and end-to-end
 # tests on the chip model, the gateway's tests with a real browser and
 # Prometheus (scripts/gateway/), and the Python client's tests (clients/python).
 # Installs what it needs first. docs/TESTING.md describes the stages.
@@ -47,6 +48,9 @@ if [ "${ACCELD_SKIP_BOOT:-}" = 1 ]; then
 else
     ./scripts/boot-test.sh
 fi
+
+echo "== arm64: make arm64 (Debian's Swift in a sid chroot), make deb ARCH=arm64 with lintian, and the arm64 boot test (QEMU virt, Cortex-A53)" >&2
+./scripts/arm64-test.sh
 
 echo "== fuzzing the request, trace and configuration parsers (libFuzzer, ${FUZZ_SECONDS:-60} s each)" >&2
 ./scripts/fuzz.sh

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The arm64 boot test: the acceld arm64 Debian package installed with apt
+# and run under the real systemd on an emulated arm64 board (QEMU's virt
+# machine, Cortex-A53, TCG), against the chip emulator (kernel/accel-emu)
+# cross-built for Debian's arm64 kernel. Builds a bookworm arm64 userland
+# with debootstrap --foreign and qemu-user-static (cached in
+# .build-arm64-boot/ per release and package list), fetches the kernel
+# (scripts/boot/arm64-kernel.sh), boots, and runs
+# scripts/boot/arm64-checks.sh as a oneshot unit that powers the guest off.
+# The packages: ACCELD_ARM64_PACKAGE and ACCELD_ARM64_PREVIOUS (paths to
+# .debs), else built with ARCH=arm64 package-deb.sh and previous-release.sh;
+# ACCELD_ARM64_FOREIGN, an amd64 package the guest's dpkg must refuse (else
+# the previous release's, from previous-release.sh).
+# ACCELD_ARM64_BENCH=1 runs scripts/boot/arm64-bench.sh in the same guest
+# instead (accel-bench from ACCELD_ARM64_BENCH_BIN). Builds as the caller
+# and does the rest as root (through sudo). Fails if a check fails or the
+# guest never reports.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh qemu-system-arm qemu-user-static binfmt-support gcc-aarch64-linux-gnu make \
+    cpio kmod debootstrap e2fsprogs binutils
+started=$(date +%s)
+bench=${ACCELD_ARM64_BENCH:-}
+
+# Build as the caller; debootstrap, chroot, mknod and binfmt_misc need root.
+package=${ACCELD_ARM64_PACKAGE:-}
+[ -n "$package" ] || package=$(ARCH=arm64 ./scripts/package-deb.sh)
+previous=${ACCELD_ARM64_PREVIOUS:-}
+[ -n "$bench" ] || [ -n "$previous" ] || previous=$(ARCH=arm64 ./scripts/previous-release.sh)
+foreign=${ACCELD_ARM64_FOREIGN:-$(ARCH= ./scripts/previous-release.sh)}
+bench_bin=${ACCELD_ARM64_BENCH_BIN:-$(ls .build-arm64/release/accel-bench .build-arm64/*/release/accel-bench .build-arm64/*/*/release/accel-bench 2>/dev/null | head -1 || true)}
+for deb in "$package" ${previous:+"$previous"}; do
+    [ -s "$deb" ] || { echo "arm64-boot-test: no package at '$deb': build it with ARCH=arm64 ./scripts/package-deb.sh, or set ACCELD_ARM64_PACKAGE / ACCELD_ARM64_PREVIOUS" >&2; exit 1; }
+    [ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || { echo "arm64-boot-test: $deb is a $(dpkg-deb -f "$deb" Architecture) package, not arm64" >&2; exit 1; }
+done
+if [ -n "$bench" ] && [ ! -x "$bench_bin" ]; then
+    echo "arm64-boot-test: the bench needs the arm64 accel-bench: cross-build it (scripts/cross-arm64.sh) or set ACCELD_ARM64_BENCH_BIN" >&2; exit 1
+fi
+# phase NAME WHAT: prints how long since the last phase, and keeps it for
+# the summary.
+phase() {
+    local seconds=$(( $(date +%s) - mark ))
+    echo "arm64-boot-test: $1 in $seconds s${2:+ ($2)}" >&2
+    phases="${phases:-}${phases:+, }$1 $seconds s"; mark=$(date +%s)
+}
+mark=$started
+[ -n "${ACCELD_ARM64_PACKAGE:-}" ] && [ -n "${ACCELD_ARM64_PREVIOUS:-}${bench}" ] || phase packages
+if [ "$(id -u)" -ne 0 ]; then
+    echo "arm64-boot-test: debootstrap, chroot and mkfs need root: going on through sudo" >&2
+    exec sudo env PATH="$PATH" ACCELD_ARM64_PACKAGE="$(realpath "$package")" ACCELD_ARM64_PREVIOUS="${previous:+$(realpath "$previous")}" \
+        ACCELD_ARM64_FOREIGN="$(realpath "$foreign")" \
+        ACCELD_ARM64_BENCH="$bench" ACCELD_ARM64_BENCH_BIN="${bench_bin:+$(realpath "$bench_bin")}" \
+        ACCELD_ARM64_BENCH_PIPELINE="${ACCELD_ARM64_BENCH_PIPELINE:-}" ACCELD_ARM64_BENCH_SECONDS="${ACCELD_ARM64_BENCH_SECONDS:-}" "$0"
+fi
+# 1. arm64 programs must run here (debootstrap's second stage, the
+# busybox check): qemu-user-static's binfmt_misc handler, with the F flag,
+# so that it works inside the chroot too.
+[ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||
+    { echo "arm64-boot-test: cannot mount binfmt_misc: arm64 programs cannot run on this machine (a container without it?)" >&2; exit 1; }
+grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null || update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
+grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null ||
+    { echo "arm64-boot-test: no active binfmt_misc handler for aarch64: install qemu-user-static and binfmt-support, then 'update-binfmts --enable qemu-aarch64'" >&2; exit 1; }
+grep -q '^flags: .*F' /proc/sys/fs/binfmt_misc/qemu-aarch64 ||
+    { echo "arm64-boot-test: the aarch64 binfmt_misc handler lacks the F flag, so it cannot run in a chroot: use Debian's qemu-user-static (it registers with F)" >&2; exit 1; }
+
+# 2. The arm64 Debian userland: what the package needs and the checks use,
+# without man-db (its triggers cost minutes under emulation).
+boot=.build-arm64-boot
+rootfs_arch=arm64 rootfs_dir=$boot rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0
+source scripts/debian-rootfs.sh
+chroot "$rootfs" /bin/true || { echo "arm64-boot-test: the arm64 userland's /bin/true does not run in a chroot: check the aarch64 binfmt_misc handler (F flag)" >&2; exit 1; }
+phase debootstrap "arm64, cached in $rootfs"
+
+# 3. Debian's arm64 kernel, its headers and busybox.
+source scripts/boot/arm64-kernel.sh
+phase "kernel fetch" "$version, cached in $kdir"
+
+# 4. The chip emulator, cross-built in a copy against those headers, its
+# vermagic checked as emulator.sh does. The headers' Makefile includes the
+# -common one by its absolute /usr/src path: point it at the unpacked copy.
+sed -i -E "s|^include .*/(linux-headers-[^/]*-common/Makefile)$|include ${headers%/*}/\1|" "$headers/Makefile"
+build=$boot/accel-emu
+rm -rf "$build" && mkdir -p "$build"
+cp kernel/accel-emu/accel_emu.c kernel/accel-emu/Kbuild kernel/accel-emu/Makefile "$build/"
+if ! output=$(make -C "$headers" M="$(cd "$build" && pwd)" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules 2>&1); then
+    echo "$output" | grep -vE '^make(\[[0-9]+\])?: (Entering|Leaving)' >&2
+    echo "arm64-boot-test: the chip emulator did not build against linux-headers-$version=$kernel_version with aarch64-linux-gnu-gcc (output above)" >&2; exit 1
+fi
+echo "$output" | grep -iE 'warning|error' >&2 || true
+emulator=$build/accel_emu.ko
+case $(modinfo -F vermagic "$emulator") in
+    "$version "*aarch64*) ;;
+    *) echo "arm64-boot-test: the chip emulator was built for '$(modinfo -F vermagic "$emulator")', not $version (aarch64)" >&2; exit 1 ;;
+esac
+phase "emulator build" "accel_emu for $version"
+
+# 5. The system image: a copy of the userland with the modules the checks
+# load (i2c-dev, the emulator and what it needs), the test unit, and what
+# only costs time under emulation masked. QEMU's snapshot=on keeps the image unwritten.
+tree=$boot/tree
+rm -rf "$tree" && cp -a "$rootfs" "$tree"
+modules=$kroot/lib/modules/$version
+for module in i2c-dev $(modinfo -F depends "$emulator" | tr , ' '); do
+    modprobe -d "$kroot" -S "$version" --show-depends "$module" | awk '{ print $2 }'
+done | while read -r path; do
+    install -D -m 0644 "$path" "$tree/usr/lib/${path#"$PWD/$kroot/lib/"}"
+done
+install -D -m 0644 "$emulator" "$tree/usr/lib/modules/$version/extra/accel_emu.ko"
+cp "$modules"/modules.order "$modules"/modules.builtin* "$tree/usr/lib/modules/$version/"
+depmod -b "$tree/usr" "$version"
+# Apt needs no package lists offline (every dependency is installed), and
+# parsing them costs each apt run tens of seconds under emulation.
+find "$tree/var/lib/apt/lists" -maxdepth 1 -type f -delete
+rm -f "$tree"/var/cache/apt/*.bin
+echo acceld-arm64-boot-test > "$tree/etc/hostname"
+echo "/dev/vda / ext4 rw 0 1" > "$tree/etc/fstab"
+for unit in getty@tty1.service serial-getty@ttyAMA0.service apt-daily.timer apt-daily-upgrade.timer \
+            dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer \
+            systemd-pstore.service systemd-journal-flush.service systemd-update-utmp.service \
+            proc-sys-fs-binfmt_misc.automount; do
+    ln -sf /dev/null "$tree/etc/systemd/system/$unit"
+done
+guest_script=arm64-checks.sh marker=BOOT-CHECKS
+[ -z "$bench" ] || guest_script=arm64-bench.sh marker=BENCH-CHECKS
+cat > "$tree/etc/systemd/system/acceld-boot-test.service" <<UNIT
+[Unit]
+Description=acceld arm64 boot test
+After=multi-user.target
+# In [Unit]: systemd ignores them in [Service], and the guest never stops.
+SuccessAction=poweroff-force
+FailureAction=poweroff-force
+
+[Service]
+Type=oneshot
+ExecStartPre=/bin/sh -c 'mkdir -p /payload && tar -xf /dev/vdb -C /payload'
+ExecStart=/bin/bash /payload/$guest_script
+StandardOutput=journal+console
+StandardError=journal+console
+TimeoutStartSec=15min
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+ln -sf /etc/systemd/system/acceld-boot-test.service "$tree/etc/systemd/system/multi-user.target.wants/"
+mkfs.ext4 -q -F -L root -d "$tree" "$boot/system.img" 2G
+
+# 6. The payload, a tar on the second disk.
+payload=$boot/payload
+rm -rf "$payload" && mkdir -p "$payload/previous"
+cp "$package" scripts/boot/arm64-checks.sh scripts/boot/arm64-bench.sh scripts/boot/arm64-lib.sh scripts/kernel/guest-lib.sh "$payload/"
+[ -z "$previous" ] || cp "$previous" "$payload/previous/"
+# An amd64 package, which dpkg must refuse here: the previous release's,
+# the smaller one (cached by previous-release.sh).
+mkdir -p "$payload/foreign"
+cp "$foreign" "$payload/foreign/"
+if [ -n "$bench" ]; then
+    aarch64-linux-gnu-strip -o "$payload/accel-bench" "$bench_bin"  # 94 MB with its debug info
+    printf 'BENCH_PIPELINE_ARGS="%s"\nBENCH_LOAD_SECONDS=%s\n' "${ACCELD_ARM64_BENCH_PIPELINE:-}" "${ACCELD_ARM64_BENCH_SECONDS:-30}" > "$payload/bench.env"
+fi
+tar -cf "$boot/payload.tar" -C "$payload" .
+
+# 7. An initramfs that loads virtio and ext4, mounts the image and hands
+# over to systemd.
+initramfs=$boot/initramfs
+rm -rf "$initramfs" && mkdir -p "$initramfs"/{bin,dev,proc,sys,newroot,modules}
+cp "$busybox" "$initramfs/bin/busybox"
+mknod -m 600 "$initramfs/dev/console" c 5 1
+for module in virtio_pci virtio_blk crc32c_generic ext4; do
+    modprobe -d "$kroot" -S "$version" --show-depends "$module" | awk '{ print $2 }'
+done | awk '!seen[$0]++' | while read -r path; do
+    cp "$path" "$initramfs/modules/"
+    basename "$path" >> "$initramfs/modules/order"
+done
+cat > "$initramfs/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
+for module in $(cat /modules/order); do insmod /modules/$module; done
+for i in $(seq 300); do [ -b /dev/vda ] && break; sleep 0.1; done
+mount -t ext4 -o rw /dev/vda /newroot || { echo "BOOT-INIT: cannot mount /dev/vda"; poweroff -f; }
+umount /proc /sys
+mount --move /dev /newroot/dev
+exec switch_root /newroot /sbin/init
+INIT
+chmod +x "$initramfs/init"
+(cd "$initramfs" && find . | cpio -o -H newc 2>/dev/null) > "$boot/initramfs.cpio"
+phase image "the system image, the payload, the initramfs"
+prepared=$(( $(date +%s) - started ))
+echo "arm64-boot-test: prepared in $prepared s; booting $version with systemd under qemu-system-aarch64 (virt, cortex-a53, TCG)${bench:+ for the bench}" >&2
+
+# QEMU exits 0 on poweroff whatever happened: the guest's markers decide.
+log=$boot/console.log
+booted=$(date +%s)
+timeout 1200 qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 1024M -accel tcg -nographic -no-reboot -nic none \
+    -kernel "$kernel" -initrd "$boot/initramfs.cpio" \
+    -drive file="$boot/system.img",if=virtio,format=raw,snapshot=on \
+    -drive file="$boot/payload.tar",if=virtio,format=raw,readonly=on \
+    -append "console=ttyAMA0 panic=-1 quiet loglevel=3 systemd.show_status=error" > "$log" 2>&1 || true
+ran=$(( $(date +%s) - booted ))
+
+# The guest's lines, without the console's timestamps and process names.
+tr -d '\r' < "$log" | sed -nE 's/^.*\[ *[0-9.]+\] [a-z0-9.-]+\[[0-9]+\]: //p' | sed -n "/^systemd [0-9]/,/^$marker/p"
+# The guest's own split: its uptime when its script began, and the script's time.
+split=$(tr -d '\r' < "$log" | grep -oE 'GUEST-TIME: booted in [0-9]+ s, the checks ran [0-9]+ s' | sed 's/GUEST-TIME: //' || true)
+echo "arm64-boot-test: prepared in $prepared s ($phases), the guest ran $ran s (${split:-its times never reported}), the stage took $(( $(date +%s) - started )) s (console: $log)" >&2
+source scripts/kernel/judge-guest.sh
+judge_guest arm64-boot-test "$log" "$marker"

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The arm64 stage of the test command: make arm64 (the cross-build), make
+# deb ARCH=arm64, then on the package: lintian (no error, no warning), the
+# versions in Depends against what the binaries need and what bookworm
+# has, and dpkg refusing it on this machine whole, before any maintainer
+# script. Then the arm64 boot test (scripts/arm64-boot-test.sh) unless
+# ACCELD_ARM64_BOOT=0. Prints a line per check; fails on the first that fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh lintian binutils-aarch64-linux-gnu
+started=$(date +%s)
+fail() { echo "arm64-test: FAIL: $*" >&2; exit 1; }
+pass() { echo "arm64-test: PASS: $*" >&2; }
+
+./scripts/cross-arm64.sh
+built=$(date +%s)
+./scripts/build-release.sh  # the man pages and completions come from the native build
+package=$(ARCH=arm64 ./scripts/package-deb.sh)
+
+mkdir -p .build-deb
+set +e
+lintian --fail-on error,warning --display-level ">=warning" "$package" > .build-deb/lintian-arm64.log 2>&1
+status=$?
+set -e
+grep -v "running with root privileges" .build-deb/lintian-arm64.log >&2 || true
+[ "$status" -eq 0 ] || fail "lintian found errors or warnings in $package (above)"
+pass "lintian: 0 errors, 0 warnings on $(basename "$package")"
+
+# What bookworm (Raspberry Pi OS 12) has: libc6 2.36, libstdc++6 12.
+depends=$(dpkg-deb -f "$package" Depends)
+needed=$(aarch64-linux-gnu-objdump -T .build-arm64/release/acceld .build-arm64/release/accelctl .build-arm64/release/acceld-gateway \
+    | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+declared=$(echo "$depends" | sed -nE 's/.*libc6 \(>= ([0-9.]+)\).*/\1/p')
+[ "$declared" = "$needed" ] || fail "Depends says libc6 (>= ${declared:-nothing}), the binaries need GLIBC_$needed"
+[ "$(printf '%s\n' "$declared" 2.36 | sort -V | tail -1)" = 2.36 ] || fail "the binaries need glibc $declared, newer than bookworm's 2.36"
+echo "$depends" | grep -q 'libstdc++6 (>= 12)' || fail "Depends should say libstdc++6 (>= 12) (GLIBCXX_3.4.30): $depends"
+pass "Depends: libc6 (>= $declared), libstdc++6 (>= 12): what the binaries need, and bookworm has (glibc 2.36, GCC 12)"
+
+# The wrong architecture: dpkg refuses the archive before unpacking it,
+# so no maintainer script runs at all.
+host=$(dpkg --print-architecture)
+if [ "$host" != arm64 ]; then
+    refusal=$(dpkg --dry-run -i "$package" 2>&1) && fail "dpkg would install the arm64 package on $host: $refusal"
+    echo "$refusal" | grep -q "package architecture (arm64) does not match system ($host)" ||
+        fail "dpkg refused the arm64 package on $host, but not for its architecture: $refusal"
+    pass "dpkg on $host refuses it: package architecture (arm64) does not match system ($host)"
+fi
+# What cannot be had is named: an archive that does not answer, a package
+# gone from it (the cross-build's private apt, scripts/arm64/fetch-debs.sh).
+missing() {  # MIRROR PACKAGE: fetch_debs's message, in a throwaway cache
+    (cache=$(mktemp -d) mirror=$1; trap 'rm -rf "$cache"' EXIT
+     fail() { echo "$*"; exit 1; }
+     source scripts/arm64/fetch-debs.sh; fetch_debs bookworm arm64 "$cache/debs" "$2" 2>/dev/null) || true
+}
+mirror=$(sed -n 's/^deb \[[^]]*\] \([^ ]*\) .*/\1/p' .build-arm64/apt/bookworm-arm64/sources.list)
+out=$(missing http://127.0.0.1:9/debian libc6)
+echo "$out" | grep -q "cannot read Debian bookworm's package list for arm64 from http://127.0.0.1:9/debian.*is the archive reachable" ||
+    fail "an unreachable archive is not named as such: $out"
+out2=$(missing "$mirror" libacceld-no-such-package)
+echo "$out2" | grep -q "Debian bookworm has no package libacceld-no-such-package for arm64" ||
+    fail "a missing package is not named as such: $out2"
+pass "an unreachable archive and a missing package each get their message ($out | $out2)"
+echo "arm64-test: cross-build $(( built - started )) s, packaged and checked in $(( $(date +%s) - built )) s" >&2
+
+if [ "${ACCELD_ARM64_BOOT:-1}" = 0 ]; then
+    echo "arm64-test: ACCELD_ARM64_BOOT=0: the arm64 boot test is skipped (CI never sets it)" >&2
+else
+    ACCELD_ARM64_PACKAGE=$package ./scripts/arm64-boot-test.sh
+fi

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Runs inside the emulated arm64 Debian guest, under its real systemd, as
+# the oneshot acceld-boot-test.service (scripts/arm64-boot-test.sh builds
+# the guest). Few, decisive checks, as TCG on a Cortex-A53 is slow: the
+# arm64 package installs offline; acceld, socket-activated, reads the chip
+# emulator's LIS302DL; the watchdog brings back a stopped daemon; accelctl
+# probe finds the chips; the upgrade from the previous release; dpkg
+# refusing an amd64 package. Payload in /payload: the package, previous/
+# (the previous release's package), foreign/ (an amd64 package), this script, arm64-lib.sh, guest-lib.sh. Last line: "BOOT-CHECKS: N passed, M failed".
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+. /payload/guest-lib.sh
+. /payload/arm64-lib.sh
+booted=$(cut -d. -f1 /proc/uptime)
+
+echo "systemd $(systemctl --version | head -1 | cut -d' ' -f2), kernel $(uname -r), uname -m $(uname -m), dpkg $(dpkg --print-architecture), $(nproc) CPUs"
+
+# 0. An amd64 package on this board: dpkg refuses the archive whole,
+# before any maintainer script runs, and nothing is installed.
+out=$(dpkg -i /payload/foreign/acceld_*_amd64.deb 2>&1); status=$?
+echo "$out" | grep -E "architecture"
+check "dpkg refuses the amd64 package on arm64 before unpacking it: nothing of acceld is installed" \
+    sh -c '[ '$status' != 0 ] && echo "$0" | grep -q "package architecture (amd64) does not match system (arm64)" &&
+           ! dpkg-query -W -f="\${Status}" acceld 2>/dev/null | grep -q . && [ ! -e /usr/bin/acceld ]' "$out"
+
+# 1. The package, as a board's owner installs it.
+out=$(apt-get install -y /payload/acceld_*_arm64.deb 2>&1); status=$?
+echo "$out" | grep -E "^(Setting up acceld|acceld:|E:)"
+check "apt-get install ./acceld_*_arm64.deb succeeds offline on $(uname -m) (dpkg: $(dpkg --print-architecture))" \
+    sh -c '[ '$status' = 0 ] && [ "$(uname -m)" = aarch64 ] && [ "$(dpkg --print-architecture)" = arm64 ]'
+
+# 2. The chip emulator's LIS302DL at 0x1c, where the configuration expects
+# the chip; its bus, the only one on this board, is i2c-0 rather than the
+# Pi's i2c-1: the configuration and a drop-in say so (point_at_emulator).
+emu_start
+point_at_emulator
+echo "emulator: i2c-$EMU_BUS ($(stat -c '%G %a' /dev/i2c-$EMU_BUS)); $(dmesg | grep 'accel_emu: i2c' | tail -2 | sed 's/.*accel_emu: //' | tr '\n' ' ')"
+check "accel_emu is i2c-$EMU_BUS, group i2c and 0660 (udev); acceld.socket is listening" \
+    sh -c '[ "$(stat -c "%G %a" /dev/i2c-'$EMU_BUS')" = "i2c 660" ] && systemctl -q is-active acceld.socket && [ -S '$socket' ]'
+out=$(client 2); echo "$out"
+check "the first client starts acceld.service through the socket: hello from the LIS302DL on /dev/i2c-$EMU_BUS at 0x1c" \
+    contains "$out" '"chip":"LIS302DL","location":"/dev/i2c-'$EMU_BUS' at 0x1c"'
+check "frames carry the emulator's force in g (1008/-1008/-2304 mg: 1.008/-1.008/-2.304 g)" contains "$out" "$FRAME_ACC"
+out=$(cd / && python3 -c '
+import acceld
+with acceld.connect() as motion:
+    frame = next(m for m in motion.updates(["frames"]) if isinstance(m, acceld.Frame))
+    print(acceld.__file__, "z", frame.acc.z)' 2>&1); echo "$out"
+check "the system's python3 imports the package's client (import acceld) and reads a frame" \
+    sh -c 'echo "$0" | grep -q "^/usr/lib/python3/dist-packages/acceld/__init__.py z -2.304"' "$out"
+within 20 is_active
+systemctl show acceld.service -p Type -p ActiveState -p SubState -p MainPID -p StatusText
+check "systemctl is-active acceld.service: active, Type=notify (READY=1 reached systemd)" \
+    sh -c '[ "$(systemctl is-active acceld.service)" = active ] && [ "$(systemctl show acceld.service --value -p Type)" = notify ]'
+
+# 3. The watchdog: a stopped daemon misses its pings; systemd kills and
+# restarts it, and clients come back through the same socket.
+pid=$(show MainPID); restarts=$(show NRestarts)
+echo "stopping PID $pid with SIGSTOP (WatchdogSec=$(show WatchdogUSec))"
+kill -STOP "$pid"
+within 90 sh -c '[ "$(systemctl show acceld.service --value -p NRestarts)" -gt '$restarts' ] && [ "$(systemctl show acceld.service --value -p ActiveState)" = active ]'
+journalctl -u acceld.service --no-pager -o cat | grep -i watchdog | tail -1
+out=$(client 1); echo "$out" | tail -1
+check "systemd's watchdog restarted the stopped daemon (NRestarts $restarts -> $(show NRestarts), PID $pid -> $(show MainPID)), and a client gets frames again" \
+    sh -c '[ "$(systemctl show acceld.service --value -p NRestarts)" -gt '$restarts' ] && [ "$(systemctl show acceld.service --value -p MainPID)" != '$pid' ] && echo "$0" | grep -q "$1"' "$out" "$FRAME_ACC"
+
+# 4. Bring-up: accelctl refuses the chip while acceld answers (exit 75)
+# and says to stop the units; stopped, probe finds the chips on the
+# emulator's bus.
+out=$(accelctl probe --bus $EMU_BUS --only-bus 2>&1); status=$?
+systemctl stop acceld.socket acceld.service
+probe=$(accelctl probe --bus $EMU_BUS --only-bus 2>&1); echo "$probe" | tail -3
+check "accelctl probe refuses while acceld runs (exit $status); stopped, it finds the LIS302DL at 0x1c and the LIS3DH family at 0x18 on i2c-$EMU_BUS" \
+    sh -c '[ '$status' = 75 ] && echo "$0" | grep -q "0x1c: WHO_AM_I 0x3b: LIS302DL" && echo "$0" | grep -q "0x18: WHO_AM_I 0x33: LIS3DH"' "$probe"
+systemctl start acceld.socket
+
+# 5. The upgrade from the previous release's package, on a fresh state:
+# the calibration and an edited configuration survive, the running daemon
+# is restarted once, onto the new binary, and a connected client
+# reconnects to the new version (boot-checks.sh's assertions).
+apt-get purge -y acceld >/dev/null 2>&1
+check "apt-get purge removes the package, its configuration and its state" \
+    sh -c '! dpkg -s acceld >/dev/null 2>&1 && [ ! -e /etc/acceld -a ! -e /var/lib/acceld ]'
+previous=$(ls /payload/previous/acceld_*.deb)
+out=$(apt-get install -y "$previous" 2>&1); status=$?
+echo "$out" | grep -E "^(Setting up acceld|E:)"
+check "the previous release's package $(basename "$previous") installs" [ $status = 0 ]
+point_at_emulator
+sed -i 's/^rate = 100$/rate = 400/' /etc/acceld/acceld.conf
+out=$(ask '{"class":"calibrate","offset":[0.2,0,0],"scale":[1,1,1]}'); echo "$out"
+check "the previous release answers on the emulator: the edited rate (400 Hz) applies and a calibration is saved" \
+    sh -c 'echo "$0" | grep -q "\"rate\":400" && [ -s /var/lib/acceld/calibration.json ]' "$out"
+reconnecting_client > /tmp/reconnect.log 2>&1 &
+client_pid=$!
+within 60 grep -q '^frame' /tmp/reconnect.log
+pid=$(show MainPID)
+sleep 1; since=$(date '+%Y-%m-%d %H:%M:%S'); sleep 1
+# The same version twice (no previous arm64 release yet): reinstall it, so
+# that the package's upgrade path still runs.
+[ "$(dpkg-deb -f "$previous" Version)" != "$(dpkg-deb -f /payload/acceld_*_arm64.deb Version)" ] || reinstall=--reinstall
+out=$(apt-get install -y ${reinstall:-} -o Dpkg::Options::=--force-confold /payload/acceld_*_arm64.deb 2>&1); status=$?
+echo "$out" | grep -E "^(Preparing|Unpacking|Setting up acceld|E:)"
+new=$(dpkg-query -W -f='${Version}' acceld)
+check "apt-get upgrades it to $new (from $(basename "$previous"))" \
+    sh -c '[ '$status' = 0 ] && [ "'$new'" = "$(dpkg-deb -f /payload/acceld_*_arm64.deb Version)" ]'
+ls /etc/acceld/
+check "the edited configuration survives the upgrade; only the new defaults may wait beside it (acceld.conf.dpkg-dist)" \
+    sh -c 'grep -q "^rate = 400$" /etc/acceld/acceld.conf && ! ls /etc/acceld/ | grep -v -x -e acceld.conf -e acceld.conf.dpkg-dist -q'
+starts=$(journalctl -u acceld.service --since "$since" --no-pager -o cat | grep -cE "^Started (acceld.service|Accelerometer daemon)")
+echo "after the upgrade: PID $pid -> $(show MainPID), $starts start(s) since the upgrade began"
+check "the upgrade restarted the running daemon once, onto the new binary" \
+    sh -c '[ '$starts' = 1 ] && [ "$(systemctl show acceld.service --value -p MainPID)" != '$pid' ] && systemctl -q is-active acceld.service && [ "$(readlink /proc/$(systemctl show acceld.service --value -p MainPID)/exe)" = /usr/bin/acceld ]'
+within 90 sh -c '! kill -0 '$client_pid' 2>/dev/null'
+cat /tmp/reconnect.log
+check "the connected client was hung up on and reconnected: hello from the new version ${new%+dirty}, frames at the edited rate" \
+    sh -c 'grep -q "^EOF" /tmp/reconnect.log && grep "^hello" /tmp/reconnect.log | tail -1 | grep -q "\"version\":\"'${new%+dirty}'\".*\"rate\":400" && [ $(grep -c "^frame" /tmp/reconnect.log) = 2 ]'
+out=$(client 1); echo "$out" | tail -1
+check "the calibration survives the upgrade (x: 1.008 - 0.2 = 0.808 g)" contains "$out" '"acc":\[0.8080,-1.0080,-2.3040\]'
+
+echo "GUEST-TIME: booted in $booted s, the checks ran $(( $(cut -d. -f1 /proc/uptime) - booted )) s"
+echo "BOOT-CHECKS: $pass passed, $fail failed"
