@@ -1,6 +1,6 @@
 # Convenience targets; each is one script under scripts/.
 # Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
-.PHONY: all build arm64 install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test fleet-bench gateway-bench
+.PHONY: all build arm64 arm64-boot-test arm64-bench install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test fleet-bench gateway-bench
 
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
@@ -22,6 +22,16 @@ uninstall:
 # Debian's own Swift in a sid chroot (.build-arm64/release; docs/INSTALL.md).
 arm64:
 	./scripts/cross-arm64.sh
+
+# The arm64 package under systemd on an emulated arm64 board (QEMU virt,
+# Cortex-A53); the test command runs it (scripts/arm64-test.sh).
+arm64-boot-test: build arm64
+	./scripts/arm64-boot-test.sh
+
+# accel-bench pipeline and load in that guest: ARM figures, emulated.
+arm64-bench: build
+	./scripts/cross-arm64.sh accel-bench
+	ACCELD_ARM64_BENCH=1 ./scripts/arm64-boot-test.sh
 
 # A Debian package for this machine's architecture, in .build-deb/; with
 # ARCH=arm64, for arm64 (cross-built). The man pages come from the native

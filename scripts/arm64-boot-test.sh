@@ -74,6 +74,7 @@ phase debootstrap "arm64, cached in $rootfs"
 
 # 3. Debian's arm64 kernel, its headers and busybox.
 source scripts/boot/arm64-kernel.sh
+source scripts/boot/guest-image.sh
 phase "kernel fetch" "$version, cached in $kdir"
 
 # 4. The chip emulator, cross-built in a copy against those headers, its
@@ -109,46 +110,15 @@ done
 install -D -m 0644 "$emulator" "$tree/usr/lib/modules/$version/extra/accel_emu.ko"
 cp "$modules"/modules.order "$modules"/modules.builtin* "$tree/usr/lib/modules/$version/"
 depmod -b "$tree/usr" "$version"
-# Apt needs no package lists offline (every dependency is installed), and
-# parsing them costs each apt run tens of seconds under emulation.
-find "$tree/var/lib/apt/lists" -maxdepth 1 -type f -delete
-rm -f "$tree"/var/cache/apt/*.bin
-echo acceld-arm64-boot-test > "$tree/etc/hostname"
-echo "/dev/vda / ext4 rw 0 1" > "$tree/etc/fstab"
-for unit in getty@tty1.service serial-getty@ttyAMA0.service apt-daily.timer apt-daily-upgrade.timer \
-            dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer \
-            systemd-pstore.service systemd-journal-flush.service systemd-update-utmp.service \
-            proc-sys-fs-binfmt_misc.automount; do
-    ln -sf /dev/null "$tree/etc/systemd/system/$unit"
-done
 guest_script=arm64-checks.sh marker=BOOT-CHECKS
 [ -z "$bench" ] || guest_script=arm64-bench.sh marker=BENCH-CHECKS
-cat > "$tree/etc/systemd/system/acceld-boot-test.service" <<UNIT
-[Unit]
-Description=acceld arm64 boot test
-After=multi-user.target
-# In [Unit]: systemd ignores them in [Service], and the guest never stops.
-SuccessAction=poweroff-force
-FailureAction=poweroff-force
-
-[Service]
-Type=oneshot
-ExecStartPre=/bin/sh -c 'mkdir -p /payload && tar -xf /dev/vdb -C /payload'
-ExecStart=/bin/bash /payload/$guest_script
-StandardOutput=journal+console
-StandardError=journal+console
-TimeoutStartSec=15min
-
-[Install]
-WantedBy=multi-user.target
-UNIT
-ln -sf /etc/systemd/system/acceld-boot-test.service "$tree/etc/systemd/system/multi-user.target.wants/"
-mkfs.ext4 -q -F -L root -d "$tree" "$boot/system.img" 2G
+guest_image "$tree" "$boot/system.img" acceld-arm64-boot-test ttyAMA0 "$guest_script"
 
 # 6. The payload, a tar on the second disk.
 payload=$boot/payload
 rm -rf "$payload" && mkdir -p "$payload/previous"
-cp "$package" scripts/boot/arm64-checks.sh scripts/boot/arm64-bench.sh scripts/boot/arm64-lib.sh scripts/kernel/guest-lib.sh "$payload/"
+cp "$package" scripts/boot/arm64-checks.sh scripts/boot/arm64-bench.sh scripts/boot/arm64-lib.sh scripts/boot/package-checks.sh \
+    scripts/boot/reconnect-client.py scripts/kernel/guest-lib.sh "$payload/"
 [ -z "$previous" ] || cp "$previous" "$payload/previous/"
 # An amd64 package, which dpkg must refuse here: the previous release's,
 # the smaller one (cached by previous-release.sh).
@@ -162,29 +132,7 @@ tar -cf "$boot/payload.tar" -C "$payload" .
 
 # 7. An initramfs that loads virtio and ext4, mounts the image and hands
 # over to systemd.
-initramfs=$boot/initramfs
-rm -rf "$initramfs" && mkdir -p "$initramfs"/{bin,dev,proc,sys,newroot,modules}
-cp "$busybox" "$initramfs/bin/busybox"
-mknod -m 600 "$initramfs/dev/console" c 5 1
-for module in virtio_pci virtio_blk crc32c_generic ext4; do
-    modprobe -d "$kroot" -S "$version" --show-depends "$module" | awk '{ print $2 }'
-done | awk '!seen[$0]++' | while read -r path; do
-    cp "$path" "$initramfs/modules/"
-    basename "$path" >> "$initramfs/modules/order"
-done
-cat > "$initramfs/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
-for module in $(cat /modules/order); do insmod /modules/$module; done
-for i in $(seq 300); do [ -b /dev/vda ] && break; sleep 0.1; done
-mount -t ext4 -o rw /dev/vda /newroot || { echo "BOOT-INIT: cannot mount /dev/vda"; poweroff -f; }
-umount /proc /sys
-mount --move /dev /newroot/dev
-exec switch_root /newroot /sbin/init
-INIT
-chmod +x "$initramfs/init"
-(cd "$initramfs" && find . | cpio -o -H newc 2>/dev/null) > "$boot/initramfs.cpio"
+guest_initramfs "$boot/initramfs" "$boot/initramfs.cpio" "$busybox" "$kroot" "$version"
 phase image "the system image, the payload, the initramfs"
 prepared=$(( $(date +%s) - started ))
 echo "arm64-boot-test: prepared in $prepared s; booting $version with systemd under qemu-system-aarch64 (virt, cortex-a53, TCG)${bench:+ for the bench}" >&2

@@ -27,6 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
+source scripts/boot/guest-image.sh
 version=$(basename "$modules")
 
 boot=.build-boot
@@ -52,46 +53,13 @@ echo "blacklist i2c_piix4" > "$tree/etc/modprobe.d/boot-test.conf"
 # man-db's trigger rebuilds its index on every install and removal: tens of
 # seconds each under emulation, and man finds the pages without it.
 rm -f "$tree/var/lib/man-db/auto-update"
-# Nor does apt need the mirror's package lists: the guest has no network,
-# every dependency is installed, and parsing 50 MB of lists took apt half a
-# minute per run under emulation.
-find "$tree/var/lib/apt/lists" -maxdepth 1 -type f -delete
-rm -f "$tree"/var/cache/apt/*.bin
-echo acceld-boot-test > "$tree/etc/hostname"
-echo "/dev/vda / ext4 rw 0 1" > "$tree/etc/fstab"
-for unit in getty@tty1.service serial-getty@ttyS0.service apt-daily.timer apt-daily-upgrade.timer \
-            dpkg-db-backup.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer \
-            systemd-pstore.service systemd-journal-flush.service systemd-update-utmp.service \
-            proc-sys-fs-binfmt_misc.automount; do
-    ln -sf /dev/null "$tree/etc/systemd/system/$unit"
-done
-cat > "$tree/etc/systemd/system/acceld-boot-test.service" <<'UNIT'
-[Unit]
-Description=acceld boot test
-After=multi-user.target
-# In [Unit]: systemd ignores them in [Service], and the guest never stops.
-SuccessAction=poweroff-force
-FailureAction=poweroff-force
-
-[Service]
-Type=oneshot
-ExecStartPre=/bin/sh -c 'mkdir -p /payload && tar -xf /dev/vdb -C /payload'
-ExecStart=/bin/bash /payload/boot-checks.sh
-StandardOutput=journal+console
-StandardError=journal+console
-TimeoutStartSec=15min
-
-[Install]
-WantedBy=multi-user.target
-UNIT
-ln -sf /etc/systemd/system/acceld-boot-test.service "$tree/etc/systemd/system/multi-user.target.wants/"
-mkfs.ext4 -q -F -L root -d "$tree" "$boot/system.img" 2G
+guest_image "$tree" "$boot/system.img" acceld-boot-test ttyS0 boot-checks.sh
 
 # 3. The payload, a tar on the second disk: the package, the checks, and
 # in src/ what make install reads (binaries stripped to save space).
 payload=$boot/payload
 rm -rf "$payload" && mkdir -p "$payload/src/.build-static/release" "$payload/src/scripts" "$payload/previous"
-cp "$package" scripts/boot/boot-checks.sh scripts/kernel/guest-lib.sh "$payload/"
+cp "$package" scripts/boot/boot-checks.sh scripts/boot/package-checks.sh scripts/boot/reconnect-client.py scripts/kernel/guest-lib.sh "$payload/"
 cp "$previous" "$payload/previous/"
 cp -r systemd Config Web docs README.md CHANGELOG.md Examples "$payload/src/"
 mkdir -p "$payload/src/clients/python"
@@ -103,29 +71,7 @@ cp -r .build-static/share "$payload/src/.build-static/"
 tar -cf "$boot/payload.tar" -C "$payload" .
 
 # 4. An initramfs that mounts the image and hands over to systemd.
-initramfs=$boot/initramfs
-rm -rf "$initramfs" && mkdir -p "$initramfs"/{bin,dev,proc,sys,newroot,modules}
-cp /usr/bin/busybox "$initramfs/bin/"
-mknod -m 600 "$initramfs/dev/console" c 5 1
-for module in virtio_pci virtio_blk crc32c_generic ext4; do
-    modprobe -d "$cache/root" -S "$version" --show-depends "$module" | awk '{ print $2 }'
-done | awk '!seen[$0]++' | while read -r path; do
-    cp "$path" "$initramfs/modules/"
-    basename "$path" >> "$initramfs/modules/order"
-done
-cat > "$initramfs/init" <<'INIT'
-#!/bin/busybox sh
-/bin/busybox --install -s /bin
-mount -t proc proc /proc; mount -t sysfs sysfs /sys; mount -t devtmpfs devtmpfs /dev
-for module in $(cat /modules/order); do insmod /modules/$module; done
-for i in $(seq 100); do [ -b /dev/vda ] && break; sleep 0.1; done
-mount -t ext4 -o rw /dev/vda /newroot || { echo "BOOT-INIT: cannot mount /dev/vda"; poweroff -f; }
-umount /proc /sys
-mount --move /dev /newroot/dev
-exec switch_root /newroot /sbin/init
-INIT
-chmod +x "$initramfs/init"
-(cd "$initramfs" && find . | cpio -o -H newc 2>/dev/null) > "$boot/initramfs.cpio"
+guest_initramfs "$boot/initramfs" "$boot/initramfs.cpio" /usr/bin/busybox "$cache/root" "$version"
 echo "boot-test: prepared in $(( $(date +%s) - started )) s; booting $version with systemd under QEMU (TCG)" >&2
 
 # QEMU exits 0 on poweroff whatever happened: the guest's markers decide.

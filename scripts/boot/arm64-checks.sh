@@ -10,6 +10,7 @@
 # (the previous release's package), foreign/ (an amd64 package), this script, arm64-lib.sh, guest-lib.sh. Last line: "BOOT-CHECKS: N passed, M failed".
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 . /payload/guest-lib.sh
+. /payload/package-checks.sh
 . /payload/arm64-lib.sh
 booted=$(cut -d. -f1 /proc/uptime)
 
@@ -41,13 +42,7 @@ out=$(client 2); echo "$out"
 check "the first client starts acceld.service through the socket: hello from the LIS302DL on /dev/i2c-$EMU_BUS at 0x1c" \
     contains "$out" '"chip":"LIS302DL","location":"/dev/i2c-'$EMU_BUS' at 0x1c"'
 check "frames carry the emulator's force in g (1008/-1008/-2304 mg: 1.008/-1.008/-2.304 g)" contains "$out" "$FRAME_ACC"
-out=$(cd / && python3 -c '
-import acceld
-with acceld.connect() as motion:
-    frame = next(m for m in motion.updates(["frames"]) if isinstance(m, acceld.Frame))
-    print(acceld.__file__, "z", frame.acc.z)' 2>&1); echo "$out"
-check "the system's python3 imports the package's client (import acceld) and reads a frame" \
-    sh -c 'echo "$0" | grep -q "^/usr/lib/python3/dist-packages/acceld/__init__.py z -2.304"' "$out"
+python_client_check
 within 20 is_active
 systemctl show acceld.service -p Type -p ActiveState -p SubState -p MainPID -p StatusText
 check "systemctl is-active acceld.service: active, Type=notify (READY=1 reached systemd)" \
@@ -81,41 +76,7 @@ systemctl start acceld.socket
 apt-get purge -y acceld >/dev/null 2>&1
 check "apt-get purge removes the package, its configuration and its state" \
     sh -c '! dpkg -s acceld >/dev/null 2>&1 && [ ! -e /etc/acceld -a ! -e /var/lib/acceld ]'
-previous=$(ls /payload/previous/acceld_*.deb)
-out=$(apt-get install -y "$previous" 2>&1); status=$?
-echo "$out" | grep -E "^(Setting up acceld|E:)"
-check "the previous release's package $(basename "$previous") installs" [ $status = 0 ]
-point_at_emulator
-sed -i 's/^rate = 100$/rate = 400/' /etc/acceld/acceld.conf
-out=$(ask '{"class":"calibrate","offset":[0.2,0,0],"scale":[1,1,1]}'); echo "$out"
-check "the previous release answers on the emulator: the edited rate (400 Hz) applies and a calibration is saved" \
-    sh -c 'echo "$0" | grep -q "\"rate\":400" && [ -s /var/lib/acceld/calibration.json ]' "$out"
-reconnecting_client > /tmp/reconnect.log 2>&1 &
-client_pid=$!
-within 60 grep -q '^frame' /tmp/reconnect.log
-pid=$(show MainPID)
-sleep 1; since=$(date '+%Y-%m-%d %H:%M:%S'); sleep 1
-# The same version twice (no previous arm64 release yet): reinstall it, so
-# that the package's upgrade path still runs.
-[ "$(dpkg-deb -f "$previous" Version)" != "$(dpkg-deb -f /payload/acceld_*_arm64.deb Version)" ] || reinstall=--reinstall
-out=$(apt-get install -y ${reinstall:-} -o Dpkg::Options::=--force-confold /payload/acceld_*_arm64.deb 2>&1); status=$?
-echo "$out" | grep -E "^(Preparing|Unpacking|Setting up acceld|E:)"
-new=$(dpkg-query -W -f='${Version}' acceld)
-check "apt-get upgrades it to $new (from $(basename "$previous"))" \
-    sh -c '[ '$status' = 0 ] && [ "'$new'" = "$(dpkg-deb -f /payload/acceld_*_arm64.deb Version)" ]'
-ls /etc/acceld/
-check "the edited configuration survives the upgrade; only the new defaults may wait beside it (acceld.conf.dpkg-dist)" \
-    sh -c 'grep -q "^rate = 400$" /etc/acceld/acceld.conf && ! ls /etc/acceld/ | grep -v -x -e acceld.conf -e acceld.conf.dpkg-dist -q'
-starts=$(journalctl -u acceld.service --since "$since" --no-pager -o cat | grep -cE "^Started (acceld.service|Accelerometer daemon)")
-echo "after the upgrade: PID $pid -> $(show MainPID), $starts start(s) since the upgrade began"
-check "the upgrade restarted the running daemon once, onto the new binary" \
-    sh -c '[ '$starts' = 1 ] && [ "$(systemctl show acceld.service --value -p MainPID)" != '$pid' ] && systemctl -q is-active acceld.service && [ "$(readlink /proc/$(systemctl show acceld.service --value -p MainPID)/exe)" = /usr/bin/acceld ]'
-within 90 sh -c '! kill -0 '$client_pid' 2>/dev/null'
-cat /tmp/reconnect.log
-check "the connected client was hung up on and reconnected: hello from the new version ${new%+dirty}, frames at the edited rate" \
-    sh -c 'grep -q "^EOF" /tmp/reconnect.log && grep "^hello" /tmp/reconnect.log | tail -1 | grep -q "\"version\":\"'${new%+dirty}'\".*\"rate\":400" && [ $(grep -c "^frame" /tmp/reconnect.log) = 2 ]'
-out=$(client 1); echo "$out" | tail -1
-check "the calibration survives the upgrade (x: 1.008 - 0.2 = 0.808 g)" contains "$out" '"acc":\[0.8080,-1.0080,-2.3040\]'
+upgrade_checks point_at_emulator "client 1"
 
 echo "GUEST-TIME: booted in $booted s, the checks ran $(( $(cut -d. -f1 /proc/uptime) - booted )) s"
 echo "BOOT-CHECKS: $pass passed, $fail failed"

@@ -39,12 +39,8 @@ point_at_emulator() {
 # client N: hello, the watch reply, then N frames.
 ask() { python3 - ask "$socket" "$@" <<<"$CLIENT_PY"; }
 client() { python3 - frames "$socket" "$1" <<<"$CLIENT_PY"; }
-# reconnecting_client: watches frames; when the daemon hangs up, connects
-# again (for up to 90 s) and reads one more frame. Prints "hello ...",
-# "frame ..." (the first of each session) and "EOF ...".
-reconnecting_client() { python3 - reconnect "$socket" <<<"$CLIENT_PY"; }
 CLIENT_PY='
-import socket, sys, time
+import socket, sys
 mode, path = sys.argv[1], sys.argv[2]
 def connect():
     client = socket.socket(socket.AF_UNIX)
@@ -64,25 +60,4 @@ elif mode == "frames":
     print(stream.readline().decode().strip())
     for _ in range(int(sys.argv[3])):
         print(stream.readline().decode().strip())
-else:
-    def session(first):
-        stream, hello = connect(); print("hello", hello, flush=True)
-        send(stream, "{\"class\":\"watch\",\"streams\":[\"frames\"],\"rate\":5}")
-        frames = 0
-        while True:
-            line = stream.readline().decode()
-            if not line:
-                print("EOF: the daemon hung up after", frames, "frames", flush=True); return
-            if "\"class\":\"frame\"" in line:
-                frames += 1
-                if frames == 1: print("frame", line.strip(), flush=True)
-                if not first: return
-    session(True)
-    deadline = time.time() + 90
-    while True:
-        try:
-            session(False); break
-        except OSError as error:
-            if time.time() > deadline: print("gave up reconnecting:", error); sys.exit(1)
-            time.sleep(0.2)
 '

@@ -13,6 +13,7 @@ I2CSET=/usr/sbin/i2cset
 STUB_BUS=1
 insert_stub() { modprobe i2c-stub "$@"; }
 . /payload/guest-lib.sh
+. /payload/package-checks.sh
 
 socket=/run/acceld/acceld.sock
 show() { systemctl show acceld.service --value -p "$1"; }
@@ -90,16 +91,7 @@ check "the daemon runs as acceld (uid, gid) with i2c as a supplementary group" s
     grep ^Groups /proc/'$pid'/status | grep -qw "$(getent group i2c | cut -d: -f3)"'
 out=$(frames); echo "$out" | head -1
 check "clients get the stub's registers in g (56/-56/-128 digits: 1.008/-1.008/-2.304 g)" contains "$out" '"acc":\[1.0080,-1.0080,-2.3040\]'
-# The Python client in the package, as the system's python3 imports it
-# (root's import leaves __pycache__ behind, which the prerm removes: the
-# purge check below sees it gone).
-out=$(cd / && python3 -c '
-import acceld
-with acceld.connect() as motion:
-    frame = next(m for m in motion.updates(["frames"]) if isinstance(m, acceld.Frame))
-    print(acceld.__file__, "z", frame.acc.z)' 2>&1); echo "$out"
-check "the system's python3 imports the package's client (import acceld) and reads a frame" \
-    sh -c 'echo "$0" | grep -q "^/usr/lib/python3/dist-packages/acceld/__init__.py z -2.304"' "$out"
+python_client_check
 check "the examples are in /usr/share/doc/acceld/examples, in Python and Swift" \
     [ -s /usr/share/doc/acceld/examples/python/bubble_level.py -a -s /usr/share/doc/acceld/examples/swift/BubbleLevel.swift ]
 
@@ -229,70 +221,7 @@ out=$(PREFIX=/usr/local ./scripts/install.sh uninstall 2>&1); echo "$out"
 check "make uninstall stops the units and removes the files; the edited configuration stays" \
     sh -c '! systemctl -q is-active acceld.socket && [ ! -e /usr/local/bin/acceld -a ! -e /usr/local/lib/systemd/system/acceld.socket ] && [ -e /etc/acceld/acceld.conf -a ! -e /etc/acceld/acceld.conf.new ]'
 
-# 11. Upgrade from the previous release's package (payload/previous/): the
-# calibration and an edited configuration survive, the running daemon is
-# restarted once, onto the new binary, and a connected client reconnects.
-rm -rf /etc/acceld /var/lib/acceld
-previous=$(ls /payload/previous/acceld_*.deb)
-out=$(apt-get install -y "$previous" 2>&1); status=$?
-echo "$out" | grep -E "^(Setting up|E:)"
-check "the previous release's package $(basename "$previous") installs" [ $status = 0 ]
-sed -i 's/^rate = 100$/rate = 400/' /etc/acceld/acceld.conf
-out=$(ask '{"class":"calibrate","offset":[0.2,0,0],"scale":[1,1,1]}'); echo "$out" | head -1
-check "under the previous release: the edited rate (400 Hz) applies and a calibration is saved" \
-    sh -c 'echo "$0" | grep -q "\"rate\":400" && [ -s /var/lib/acceld/calibration.json ]' "$out"
-# A client that watches frames, and when the daemon hangs up connects
-# again (for up to 60 s) and reads one more frame.
-python3 - "$socket" > /tmp/reconnect.log 2>&1 <<'PYTHON' &
-import socket, sys, time
-def session(first):
-    client = socket.socket(socket.AF_UNIX)
-    client.settimeout(60)
-    client.connect(sys.argv[1])
-    stream = client.makefile("rwb")
-    print("hello", stream.readline().decode().strip(), flush=True)
-    stream.write(b'{"class":"watch","streams":["frames"],"rate":5}\n'); stream.flush()
-    frames = 0
-    while True:
-        line = stream.readline().decode()
-        if not line:
-            print("EOF: the daemon hung up after", frames, "frames", flush=True); return
-        if '"class":"frame"' in line:
-            frames += 1
-            if frames == 1: print("frame", line.strip(), flush=True)
-            if not first: return
-session(True)
-deadline = time.time() + 60
-while True:
-    try:
-        session(False); break
-    except OSError as error:
-        if time.time() > deadline: print("gave up reconnecting:", error); sys.exit(1)
-        time.sleep(0.2)
-PYTHON
-client=$!
-within 30 grep -q '^frame' /tmp/reconnect.log
-pid=$(show MainPID); restarts=$(show NRestarts)
-sleep 1; since=$(date '+%Y-%m-%d %H:%M:%S'); sleep 1
-out=$(apt-get install -y -o Dpkg::Options::=--force-confold /payload/acceld_*.deb 2>&1); status=$?
-echo "$out" | grep -E "^(Preparing|Unpacking|Setting up|E:)"
-check "apt-get upgrades it to $(dpkg-query -W -f='${Version}' acceld) (from $(basename "$previous"))" \
-    sh -c '[ '$status' = 0 ] && [ "$(dpkg-query -W -f="\${Version}" acceld)" = "$(dpkg-deb -f /payload/acceld_*.deb Version)" ]'
-ls /etc/acceld/
-# The release's own acceld.conf changed too (part and mode keys), so dpkg
-# keeps the edited file and puts the new defaults beside it as .dpkg-dist,
-# as Debian does with every changed conffile; nothing else appears.
-check "the edited configuration survives the upgrade; the new defaults wait beside it as acceld.conf.dpkg-dist" \
-    sh -c 'grep -q "^rate = 400$" /etc/acceld/acceld.conf && ! ls /etc/acceld/ | grep -v -x -e acceld.conf -e acceld.conf.dpkg-dist -q'
-starts=$(journalctl -u acceld.service --since "$since" --no-pager -o cat | grep -cE "^Started (acceld.service|Accelerometer daemon)")
-echo "after the upgrade: PID $pid -> $(show MainPID), $starts start(s) since the upgrade began, NRestarts $restarts -> $(show NRestarts)"
-check "the upgrade restarted the running daemon once, onto the new binary" \
-    sh -c '[ '$starts' = 1 ] && [ "$(systemctl show acceld.service --value -p MainPID)" != '$pid' ] && systemctl -q is-active acceld.service && [ "$(readlink /proc/$(systemctl show acceld.service --value -p MainPID)/exe)" = /usr/bin/acceld ]'
-within 60 sh -c '! kill -0 '$client' 2>/dev/null'
-cat /tmp/reconnect.log
-check "the connected client was hung up on and reconnected: hello from the new version, frames at the edited rate" \
-    sh -c 'grep -q "^EOF" /tmp/reconnect.log && grep "^hello" /tmp/reconnect.log | tail -1 | grep -q "\"version\":\"$(dpkg-query -W -f="\${Version}" acceld | sed "s/+dirty//")\".*\"rate\":400" && [ $(grep -c "^frame" /tmp/reconnect.log) = 2 ]'
-out=$(frames); echo "$out" | head -1
-check "the calibration survives the upgrade (x: 1.008 - 0.2 = 0.808 g)" contains "$out" '"acc":\[0.8080,-1.0080,-2.3040\]'
+# 11. Upgrade from the previous release's package (package-checks.sh).
+upgrade_checks true frames
 
 echo "BOOT-CHECKS: $pass passed, $fail failed"
