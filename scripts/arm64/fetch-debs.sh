@@ -1,29 +1,37 @@
 # SPDX-License-Identifier: Apache-2.0
-# Sourced by cross-arm64.sh: downloads Debian packages of another
-# architecture or suite without touching the machine's own apt. Each
-# suite and architecture gets a private apt (its own sources, lists and
-# status file under $cache/apt/), so dpkg never learns of arm64 and the
-# machine's package lists stay as they were.
-# Needs $cache and $mirror.
+# Sourced by cross-arm64.sh and boot/arm64-kernel.sh: downloads Debian
+# packages of another architecture or suite without touching the machine's
+# own apt. Each gets a private apt (its own sources, lists and status file
+# under $cache/apt/), so dpkg never learns of arm64 and the machine's
+# package lists stay as they were. Needs $cache (an absolute path: apt reads
+# relative Dir:: options as nested, and callers cd) and $mirror (and fail,
+# for fetch_debs).
 
-# private_apt SUITE ARCH apt-get|apt-cache ARGS...: apt for that suite
-# and architecture alone.
+# apt_sources NAME ARCH LINE...: a private apt NAME for ARCH reading these
+# sources.list lines.
+apt_sources() {
+    local root=$cache/apt/$1-$2; shift 2
+    mkdir -p "$root/lists/partial" "$root/archives/partial" "$root/preferences.d"
+    [ -f "$root/status" ] || : > "$root/status"
+    printf '%s\n' "$@" > "$root/sources.list"
+}
+
+# private_apt NAME ARCH apt-get|apt-cache ARGS...: that apt alone. A NAME
+# never given sources is a suite of $mirror's main.
 private_apt() {
-    local suite=$1 arch=$2 command=$3; shift 3
-    local root=$cache/apt/$suite-$arch
-    if [ ! -f "$root/sources.list" ]; then
-        mkdir -p "$root/lists/partial" "$root/archives/partial" "$root/preferences.d"
-        : > "$root/status"
-        echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" > "$root/sources.list"
-    fi
+    local name=$1 arch=$2 command=$3; shift 3
+    local root=$cache/apt/$name-$arch
+    [ -f "$root/sources.list" ] ||
+        apt_sources "$name" "$arch" "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $name main"
     # sid's Release file may be past its Valid-Until date on a mirror or a
-    # snapshot; its signature is still checked.
+    # snapshot; its signature is still checked. Root downloads into the
+    # caller's folders (no _apt sandbox).
     "$command" -q -o APT::Architecture="$arch" -o APT::Architectures="$arch" \
         -o Dir::State="$root" -o Dir::State::Lists="$root/lists" -o Dir::State::status="$root/status" \
         -o Dir::Cache="$root" -o Dir::Cache::archives="$root/archives" \
         -o Dir::Etc::SourceList="$root/sources.list" -o Dir::Etc::SourceParts=/dev/null \
         -o Dir::Etc::Preferences="$root/preferences" -o Dir::Etc::PreferencesParts="$root/preferences.d" \
-        -o Acquire::Check-Valid-Until=false -o Debug::NoLocking=1 "$@"
+        -o Acquire::Check-Valid-Until=false -o Debug::NoLocking=1 -o APT::Sandbox::User=root "$@"
 }
 
 # update_lists SUITE ARCH: the archive's package list, at most a day old.

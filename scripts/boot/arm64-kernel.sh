@@ -2,7 +2,7 @@
 # Sourced (as root) by arm64-boot-test.sh after debian-rootfs.sh: Debian
 # bookworm's arm64 kernel (the package linux-image-arm64 points at), its
 # headers and busybox-static, downloaded from the mirror's arm64 index
-# through a private apt configuration in $boot/apt (the host's dpkg gets no
+# through a private apt (scripts/arm64/fetch-debs.sh, in $boot/apt; the host's dpkg gets no
 # foreign architecture), unpacked, never installed, and cached in
 # $boot/kernel/. Needs $boot, $suite and $mirror. Sets $version (the ABI,
 # 6.1.0-N-arm64), $kernel_version (its Debian version), $kroot (the
@@ -11,37 +11,31 @@
 # their build tools for this machine beside them).
 
 kdir=$boot/kernel
-apt_dir=$PWD/$boot/apt
-arm64_apt() {  # apt-get|apt-cache ARGS...: the arm64 index alone, state in $apt_dir
-    local tool=$1; shift
-    "$tool" -o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/nonexistent \
-        -o Dir::State="$apt_dir/state" -o Dir::State::status="$apt_dir/status" -o Dir::Cache="$apt_dir/cache" \
-        -o APT::Architecture=arm64 -o APT::Architectures=arm64 -o APT::Sandbox::User=root "$@"
-}
 kernel_fail() { echo "arm64-kernel: $1" >&2; exit 1; }
+cache=$PWD/$boot  # fetch-debs.sh keeps its private apt in $cache/apt
+source scripts/arm64/fetch-debs.sh
 
 if [ ! -s "$kdir/stamp" ]; then
     # The kernel comes from -security when it has a newer one, as on the
     # host: take the security mirror apt already uses, if any.
     security=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
                  awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep security | head -1) || true
-    rm -rf "$apt_dir" && mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial" && : > "$apt_dir/status"
     keyring="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
-    { echo "deb $keyring $mirror $suite main"; echo "deb $keyring $mirror $suite-updates main"
-      [ -z "$security" ] || echo "deb $keyring $security $suite-security main"; } > "$apt_dir/sources.list"
+    apt_sources kernel arm64 "deb $keyring $mirror $suite main" "deb $keyring $mirror $suite-updates main" \
+        ${security:+"deb $keyring $security $suite-security main"}
     echo "arm64-kernel: reading the arm64 package index ($mirror${security:+, $security})" >&2
-    arm64_apt apt-get update -qq || kernel_fail "apt-get update of the arm64 index failed (sources: $apt_dir/sources.list)"
-    image=$(arm64_apt apt-cache depends linux-image-arm64 | awk '/Depends: linux-image-/ { print $2; exit }')
+    private_apt kernel arm64 apt-get update --error-on=any -qq || kernel_fail "apt-get update of the arm64 index failed (sources: $boot/apt/kernel-arm64/sources.list)"
+    image=$(private_apt kernel arm64 apt-cache depends linux-image-arm64 | awk '/Depends: linux-image-/ { print $2; exit }')
     [ -n "$image" ] || kernel_fail "the arm64 index has no linux-image-arm64 pointing at a kernel"
     abi=${image#linux-image-}
-    kernel_version=$(arm64_apt apt-cache show --no-all-versions "$image" | sed -n 's/^Version: //p' | head -1)
+    kernel_version=$(private_apt kernel arm64 apt-cache show --no-all-versions "$image" | sed -n 's/^Version: //p' | head -1)
     # The headers' build tools (linux-kbuild) run here: this machine's own
     # architecture, the same version, from the host's apt.
-    kbuild=$(arm64_apt apt-cache show --no-all-versions "linux-headers-$abi" | sed -n 's/^Depends: //p' | tr ',' '\n' | grep -o 'linux-kbuild-[0-9.]*' | head -1)
+    kbuild=$(private_apt kernel arm64 apt-cache show --no-all-versions "linux-headers-$abi" | sed -n 's/^Depends: //p' | tr ',' '\n' | grep -o 'linux-kbuild-[0-9.]*' | head -1)
     [ -n "$kbuild" ] || kernel_fail "no linux-headers-$abi (with its linux-kbuild) in the arm64 index"
     echo "arm64-kernel: downloading $image, linux-headers-$abi, busybox-static (arm64) and $kbuild ($(dpkg --print-architecture)), $kernel_version (not installing them)" >&2
     rm -rf "$kdir" && mkdir -p "$kdir/deb"
-    (cd "$kdir/deb" && arm64_apt apt-get download -qq "$image=$kernel_version" "linux-headers-$abi=$kernel_version" \
+    (cd "$kdir/deb" && private_apt kernel arm64 apt-get download -qq "$image=$kernel_version" "linux-headers-$abi=$kernel_version" \
         "linux-headers-${abi%-arm64}-common=$kernel_version" busybox-static) || kernel_fail "downloading the arm64 packages failed"
     if ! (cd "$kdir/deb" && apt-get download -qq -o APT::Sandbox::User=root "$kbuild=$kernel_version" 2>/dev/null); then
         apt-get update -qq
