@@ -2,9 +2,9 @@
 # Sourced (as root) by arm64-boot-test.sh after debian-rootfs.sh: Debian
 # bookworm's arm64 kernel (the package linux-image-arm64 points at), its
 # headers and busybox-static, downloaded from the mirror's arm64 index
-# through a private apt (scripts/arm64/fetch-debs.sh, in $boot/apt; the host's dpkg gets no
-# foreign architecture), unpacked, never installed, and cached in
-# $boot/kernel/. Needs $boot, $suite and $mirror. Sets $version (the ABI,
+# through a private apt (scripts/arm64/fetch-debs.sh, in $boot/apt; the
+# host's dpkg gets no foreign architecture), unpacked, never installed, and
+# cached in $boot/kernel/. Needs $boot, $suite and $mirror. Sets $version (the ABI,
 # 6.1.0-N-arm64), $kernel_version (its Debian version), $kroot (the
 # unpacked image: modules in $kroot/lib/modules/$version), $kernel (the
 # Image QEMU boots), $busybox and $headers (the unpacked headers' folder,
