@@ -15,6 +15,16 @@ cd "$(dirname "$0")/.."
 # runs accelctl watch in a real terminal.
 source scripts/setup.sh python3-minimal systemd tmux
 
+# stage NAME: prints "== NAME", and how long the stage before it took
+# (docs/TESTING.md keeps these figures); stage "" ends the last one.
+command_started=$(date +%s) stage_started=$(date +%s) stage_name=""
+stage() {
+    local now; now=$(date +%s)
+    [ -z "$stage_name" ] || echo "test.sh: ${stage_name%%:*} took $(( now - stage_started )) s" >&2
+    stage_name=$1 stage_started=$now
+    [ -z "$1" ] || echo "== $1" >&2
+}
+
 # Runs a command, hiding lines that match $2, and fails with its status.
 quietly() {
     local filter=$1; shift
@@ -25,44 +35,46 @@ quietly() {
     [ "$status" -eq 0 ] || { echo "test.sh: '$*' failed (exit $status)" >&2; exit "$status"; }
 }
 
-echo "== the module graph: README.md against Package.swift, and no dependency unused" >&2
+stage "the module graph: README.md against Package.swift, and no dependency unused"
 python3 scripts/module-graph.py --check
 
-echo "== kernel in the loop: acceld and accelctl on a real kernel's i2c-dev (QEMU, i2c-stub)" >&2
+stage "kernel in the loop: acceld and accelctl on a real kernel's i2c-dev (QEMU, i2c-stub)"
 if [ "${ACCELD_SKIP_KERNEL:-}" = 1 ]; then
     echo "test.sh: ACCELD_SKIP_KERNEL=1: the kernel stage is skipped (CI never sets it)" >&2
 else
     ./scripts/kernel-test.sh
 fi
 
-echo "== package test: lintian and piuparts on make deb's package (bookworm chroot)" >&2
+stage "package test: lintian and piuparts on make deb's package (bookworm chroot)"
 if [ "${ACCELD_SKIP_PACKAGE:-}" = 1 ]; then
     echo "test.sh: ACCELD_SKIP_PACKAGE=1: the package test is skipped (CI never sets it)" >&2
 else
     ./scripts/package-test.sh
 fi
 
-echo "== boot test: the Debian package under a real systemd (debootstrap, QEMU)" >&2
+stage "boot test: the Debian package under a real systemd (debootstrap, QEMU)"
 if [ "${ACCELD_SKIP_BOOT:-}" = 1 ]; then
     echo "test.sh: ACCELD_SKIP_BOOT=1: the boot test is skipped (CI never sets it)" >&2
 else
     ./scripts/boot-test.sh
 fi
 
-echo "== arm64: make arm64 (Debian's Swift in a sid chroot), make deb ARCH=arm64 with lintian, and the arm64 boot test (QEMU virt, Cortex-A53)" >&2
+stage "arm64: make arm64 (Debian's Swift in a sid chroot), make deb ARCH=arm64 with lintian, and the arm64 boot test (QEMU virt, Cortex-A53)"
 ./scripts/arm64-test.sh
 
-echo "== fuzzing the request, trace and configuration parsers (libFuzzer, ${FUZZ_SECONDS:-60} s each)" >&2
+stage "fuzzing the request, trace and configuration parsers (libFuzzer, ${FUZZ_SECONDS:-60} s each)"
 ./scripts/fuzz.sh
 
-echo "== swift build (the end-to-end tests run the built binaries)" >&2
+stage "swift build (the end-to-end tests run the built binaries)"
 quietly '^\[[0-9]+/[0-9]+\]' swift build
 
-echo "== swift test" >&2
+stage "swift test"
 quietly '^[[:space:]]*(◇|↳)' swift test
 
-echo "== acceld-gateway: the live page in headless Chromium, Prometheus, hostile HTTP (scripts/gateway/)" >&2
+stage "acceld-gateway: the live page in headless Chromium, Prometheus, hostile HTTP (scripts/gateway/)"
 ./scripts/gateway-test.sh
 
-echo "== Python client: pytest against acceld on the chip model, the examples, pip install (clients/python)" >&2
+stage "Python client: pytest against acceld on the chip model, the examples, pip install (clients/python)"
 ./scripts/python-client-test.sh
+stage ""
+echo "test.sh: every stage passed in $(( $(date +%s) - command_started )) s" >&2
