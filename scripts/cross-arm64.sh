@@ -51,6 +51,7 @@ unmount_chroot() {
 }
 unmount_chroot
 trap unmount_chroot EXIT
+trap 'exit 130' INT TERM  # so that the EXIT trap runs on those too
 
 # 1. The compiler: Debian sid's swiftlang (with its own clang and lld; the
 # manifest is compiled for the host, so with libc6-dev) in a chroot.

@@ -26,10 +26,6 @@ unsigned long __isoc23_strtoul(const char *text, char **end, int base) {
     return strtoul(text, end, base);
 }
 
-unsigned long long __isoc23_strtoull(const char *text, char **end, int base) {
-    return strtoull(text, end, base);
-}
-
 int __isoc23_sscanf(const char *text, const char *format, ...) {
     va_list arguments;
     va_start(arguments, format);
