@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh lintian binutils-aarch64-linux-gnu
+source scripts/debian-lib.sh  # $mirror, newest_version
 started=$(date +%s)
 fail() { echo "arm64-test: FAIL: $*" >&2; exit 1; }
 pass() { echo "arm64-test: PASS: $*" >&2; }
@@ -30,7 +31,7 @@ pass "lintian: 0 errors, 0 warnings on $(basename "$package")"
 # What bookworm (Raspberry Pi OS 12) has: libc6 2.36, libstdc++6 12.
 depends=$(dpkg-deb -f "$package" Depends)
 needed=$(aarch64-linux-gnu-objdump -T .build-arm64/release/acceld .build-arm64/release/accelctl .build-arm64/release/acceld-gateway \
-    | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+    | newest_version GLIBC)
 declared=$(echo "$depends" | sed -nE 's/.*libc6 \(>= ([0-9.]+)\).*/\1/p')
 [ "$declared" = "$needed" ] || fail "Depends says libc6 (>= ${declared:-nothing}), the binaries need GLIBC_$needed"
 [ "$(printf '%s\n' "$declared" 2.36 | sort -V | tail -1)" = 2.36 ] || fail "the binaries need glibc $declared, newer than bookworm's 2.36"
@@ -53,7 +54,6 @@ missing() {  # MIRROR PACKAGE: fetch_debs's message, in a throwaway cache
      fail() { echo "$*"; exit 1; }
      source scripts/arm64/fetch-debs.sh; fetch_debs bookworm arm64 "$cache/debs" "$2" 2>/dev/null) || true
 }
-mirror=$(sed -n 's/^deb \[[^]]*\] \([^ ]*\) .*/\1/p' .build-arm64/apt/bookworm-arm64/sources.list)
 out=$(missing http://127.0.0.1:9/debian libc6)
 echo "$out" | grep -q "cannot read Debian bookworm's package list for arm64 from http://127.0.0.1:9/debian.*is the archive reachable" ||
     fail "an unreachable archive is not named as such: $out"

@@ -33,9 +33,7 @@ fi
 
 cache=$PWD/.build-arm64
 source_tree=$(cd "${ACCELD_ARM64_SOURCE:-.}" && pwd)
-mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-           awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
-mirror=${mirror:-http://deb.debian.org/debian}
+source scripts/debian-lib.sh  # sets $mirror
 mkdir -p "$cache"
 source scripts/arm64/fetch-debs.sh
 # One cross-build at a time: they share the chroot and its mounts.

@@ -10,9 +10,7 @@
 # qemu-user's binfmt_misc handler, which the caller has checked.
 suite=bookworm
 include=${rootfs_include:-systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1}
-mirror=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-           awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep -v security | head -1) || true
-mirror=${mirror:-http://deb.debian.org/debian}
+source scripts/debian-lib.sh  # sets $mirror
 cached=${rootfs_dir:-.build-boot}
 rootfs=$cached/rootfs
 key="$suite${rootfs_arch:+ $rootfs_arch} $include"

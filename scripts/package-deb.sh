@@ -20,6 +20,7 @@ if [ "$arch" != "$host_arch" ]; then
     [ -x "$binaries/acceld" ] || { echo "package-deb: no $binaries/acceld: run 'make arm64' first (scripts/cross-arm64.sh)" >&2; exit 1; }
 fi
 source scripts/setup.sh binutils ${tools:+binutils-aarch64-linux-gnu}
+source scripts/debian-lib.sh  # newest_version
 
 release=$(sed -n 's/^public let acceldVersion = "\(.*\)"$/\1/p' Sources/AccelProtocol/Version.swift)
 maintainer="acceld maintainers <maintainers@users.noreply.a-seed-901178f9.example>"
@@ -59,8 +60,8 @@ install -D -m 0644 packaging/debian/lintian-overrides "$stage/usr/share/lintian/
 # and the newest GLIBCXX_ the libstdc++6 (the GCC release that added it), so
 # that apt refuses a board too old rather than install a binary that fails.
 symbols=$("${tools}objdump" -T "$stage"/usr/bin/*)
-glibc=$(echo "$symbols" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
-glibcxx=$(echo "$symbols" | grep -o 'GLIBCXX_[0-9.]*' | sed 's/GLIBCXX_//' | sort -uV | tail -1)
+glibc=$(echo "$symbols" | newest_version GLIBC)
+glibcxx=$(echo "$symbols" | newest_version GLIBCXX)
 case $glibcxx in
     3.4.2[0-9]|3.4.1*|3.4.[0-9]|3.4) libstdcxx=11 ;;
     3.4.30) libstdcxx=12 ;;

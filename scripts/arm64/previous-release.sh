@@ -8,6 +8,7 @@
 # .build-upgrade/COMMIT/arm64. Prints the package's path.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/debian-lib.sh  # newest_version
 commit=$1 amd64=$2
 cache=.build-upgrade
 out=$cache/$commit/arm64
@@ -27,7 +28,7 @@ rm -rf "$tree" && dpkg-deb -R "$amd64" "$tree"
 for binary in $binaries; do
     aarch64-linux-gnu-strip -o "$tree/usr/bin/$binary" "$source/.build-arm64/release/$binary"
 done
-glibc=$(aarch64-linux-gnu-objdump -T "$tree"/usr/bin/* | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+glibc=$(aarch64-linux-gnu-objdump -T "$tree"/usr/bin/* | newest_version GLIBC)
 sed -i -e 's/^Architecture: .*/Architecture: arm64/' \
        -e "s/^Installed-Size: .*/Installed-Size: $(du -sk --exclude=DEBIAN "$tree" | cut -f1)/" \
        -e "s/libc6 (>= [0-9.]*)/libc6 (>= $glibc)/" "$tree/DEBIAN/control"

@@ -18,8 +18,7 @@ source scripts/arm64/fetch-debs.sh
 if [ ! -s "$kdir/stamp" ]; then
     # The kernel comes from -security when it has a newer one, as on the
     # host: take the security mirror apt already uses, if any.
-    security=$( (sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-                 awk '$1 == "deb" { print $2 }' /etc/apt/sources.list 2>/dev/null) | grep security | head -1) || true
+    security=$security_mirror
     keyring="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
     apt_sources kernel arm64 "deb $keyring $mirror $suite main" "deb $keyring $mirror $suite-updates main" \
         ${security:+"deb $keyring $security $suite-security main"}
