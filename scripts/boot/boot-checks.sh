@@ -174,9 +174,12 @@ sed -i -e '/^\[gateway\]/,$ s/^http = false/http = true/' -e '/^\[gateway\]/,$ s
 systemctl start acceld-gateway.service
 systemctl status acceld-gateway.service --no-pager -l 2>&1 | tail -4
 fetch() { python3 -c "import sys, urllib.request; print(urllib.request.urlopen('http://127.0.0.1:8080' + sys.argv[1], timeout=5).read().decode())" "$1" 2>&1; }
-connected() { fetch /metrics | grep -q '^acceld_gateway_daemon_connected 1'; }
-within 20 connected
+# acceld's counters reach /metrics with its first status, a second or so
+# after the connection (the hello): wait for what the check asserts.
+published() { fetch /metrics | grep -q '^acceld_samples_published_total [1-9]'; }
+within 20 published
 out=$(fetch /metrics)
+echo "$out" | grep -E '^acceld_(gateway_daemon_connected|samples_published_total|device_state\{state="ok"\}) '
 check "acceld-gateway.service (Type=notify) serves /metrics with acceld connected through its socket" \
     sh -c 'systemctl -q is-active acceld-gateway.service && echo "$1" | grep -q "^acceld_samples_published_total [1-9]"' _ "$out"
 check "the gateway runs as acceld-gateway, with acceld as a supplementary group" sh -c '
