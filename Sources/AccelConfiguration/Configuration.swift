@@ -15,6 +15,13 @@ public struct Configuration: Sendable, Equatable {
 }
 
 public struct DeviceSettings: Sendable, Equatable {
+    /// How acceld reaches the chip: its registers on i2c-dev, or the
+    /// kernel's driver through IIO.
+    public enum Backend: String, Sendable, CaseIterable { case i2c, iio }
+    public var backend = Backend.i2c
+    /// With the IIO backend: `iio:deviceN` or the driver's name for the
+    /// chip; nil takes the only IIO accelerometer there is.
+    public var iioDevice: String?
     public var bus = 1
     public var address: UInt8 = 0x1C
     /// The part on the board; nil identifies it by WHO_AM_I, which works
@@ -136,6 +143,15 @@ extension Configuration {
     /// Config/acceld.conf and to docs/CONFIG.md.
     static var keys: [ConfigKey] {
         [
+            ConfigKey(section: "device", name: "backend", help: "i2c (the chip's registers on i2c-dev) or iio (the kernel's driver)", set: { config, text in
+                guard let backend = DeviceSettings.Backend(rawValue: text) else { return "'\(text)' is not a backend: use i2c or iio" }
+                config.device.backend = backend
+                return nil
+            }, get: { $0.device.backend.rawValue }),
+            ConfigKey(section: "device", name: "iio-device", help: "with backend = iio: iio:deviceN or the driver's name for the chip", set: { config, text in
+                config.device.iioDevice = text == "auto" ? nil : text
+                return nil
+            }, get: { $0.device.iioDevice ?? "auto" }),
             .integer("device", "bus", \.device.bus, within: 0...1023, "I2C bus number, the N in /dev/i2c-N"),
             ConfigKey(section: "device", name: "address", help: "7-bit I2C address in hex", set: { config, text in
                 guard let address = parseAddress(text) else { return "'\(text)' is not a 7-bit hex address; use 0x1c (SDO low) or 0x1d (SDO high)" }

@@ -37,7 +37,7 @@ public final class Daemon: @unchecked Sendable {
     private let logger = Logger(label: "acceld")
     private let environment: [String: String]
     private let notifier: SystemdNotifier
-    private var sampler: Sampler!
+    private var sampler: (any DeviceSampler)!
     private var hub: Hub!
     private var listener: Listener?
     /// The status and watchdog timers, on the control queue.
@@ -81,12 +81,9 @@ public final class Daemon: @unchecked Sendable {
             logger.error("\(error); running uncalibrated")
         }
 
-        let connect = try makeConnector(time: time)
-        let sampler = Sampler(connect: connect, configuration: configuration.device.configuration,
-                              settings: configuration.motion, time: time)
+        let sampler = try makeSampler(time: time)
         sampler.mountMatrix = configuration.device.mountMatrix
         sampler.calibration = calibration
-        sampler.realtimePriority = configuration.daemon.realtimePriority
         self.sampler = sampler
         do {
             try sampler.open()
@@ -96,12 +93,12 @@ public final class Daemon: @unchecked Sendable {
             guard configuration.daemon.waitForDevice, error is BusError else { throw error }
             logger.warning("no device yet (\(error)); waiting for it ([daemon] wait-for-device)")
         }
-        let driver = sampler.driver
+        let identity = sampler.identity
         let device = DeviceInfo(
-            chip: driver?.profile.name ?? configuration.device.part ?? "unknown",
-            location: driver?.bus.location ?? options.source.description,
-            configuration: sampler.configuration, profile: driver?.profile ?? configuration.device.profile,
-            state: driver == nil ? "lost" : "ok")
+            chip: identity?.chip ?? configuration.device.part ?? "unknown",
+            location: identity?.location ?? options.source.description,
+            configuration: sampler.configuration, profile: identity == nil ? configuration.device.profile : identity?.profile,
+            state: identity == nil ? "lost" : "ok")
 
         let notifier = self.notifier
         let hub = Hub(sampler: sampler, device: device, socket: configuration.socket,
@@ -116,7 +113,7 @@ public final class Daemon: @unchecked Sendable {
         self.listener = listener
         sampler.queue.async { sampler.start() }
         hub.control.async { listener.start() }
-        if case .simulated = options.source, let model = sampler.driver?.bus as? ChipModel {
+        if case .simulated = options.source, let model = (sampler as? Sampler)?.driver?.bus as? ChipModel {
             for fault in options.faults { fault.schedule(on: model, queue: sampler.queue) }
         }
         repeatOnControlQueue(every: 1_000_000_000) { hub.tick() }
@@ -143,8 +140,27 @@ public final class Daemon: @unchecked Sendable {
         timers.append(timer)
     }
 
+    /// The sampler for the source: the register sampler on i2c-dev or the
+    /// chip model, the IIO sampler on a kernel driver.
+    private func makeSampler(time: TimeSource) throws -> any DeviceSampler {
+        let configuration = options.configuration
+        if case .iio(let name) = options.source {
+            guard options.faults.isEmpty else {
+                throw StartError(description: "--fault works only with --simulate: faults are injected into the chip model", exitCode: 64)
+            }
+            return IIOSampler(connect: { rate in try IIOBuffer(device: try IIODevice.find(name), rate: rate) },
+                              configuration: configuration.device.configuration, settings: configuration.motion, time: time)
+        }
+        let sampler = Sampler(connect: try makeConnector(time: time), configuration: configuration.device.configuration,
+                              settings: configuration.motion, time: time)
+        sampler.realtimePriority = configuration.daemon.realtimePriority
+        return sampler
+    }
+
     private func makeConnector(time: TimeSource) throws -> () throws -> Accelerometer {
         switch options.source {
+        case .iio:
+            preconditionFailure("the IIO backend has its own sampler")
         case .i2c:
             guard options.faults.isEmpty else {
                 throw StartError(description: "--fault works only with --simulate: faults are injected into the chip model", exitCode: 64)

@@ -18,7 +18,7 @@ import Synchronization
 final class Hub: @unchecked Sendable {
     /// Connections, requests and everything but sampling.
     let control = DispatchQueue(label: "acceld.control")
-    let sampler: Sampler
+    let sampler: any DeviceSampler
     let fanout = Fanout()
     let settings: SocketSettings
     let status: StatusReporter
@@ -32,7 +32,7 @@ final class Hub: @unchecked Sendable {
     /// Shutting down: requests still arriving are not handled.
     private var stopping = false
 
-    init(sampler: Sampler, device: DeviceInfo, socket: SocketSettings,
+    init(sampler: any DeviceSampler, device: DeviceInfo, socket: SocketSettings,
          calibrationStore: CalibrationStore, isPrivileged: @escaping @Sendable (PeerCredentials) -> Bool,
          notify: @escaping @Sendable (String) -> Void) {
         self.sampler = sampler

@@ -20,7 +20,7 @@ final class RequestRouter: @unchecked Sendable {
         self.isPrivileged = isPrivileged
     }
 
-    private var sampler: Sampler { hub.sampler }
+    private var sampler: any DeviceSampler { hub.sampler }
 
     func handle(_ bytes: [UInt8], from session: Session) {
         let request: Request

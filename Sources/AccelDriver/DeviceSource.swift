@@ -7,11 +7,15 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
     case i2c(bus: Int, address: UInt8, force: Bool, allowByteReads: Bool)
     /// A built-in `MotionScript` name or a trace file path.
     case simulated(motion: String)
+    /// The kernel's driver, through IIO: `iio:deviceN` or the driver's
+    /// name for the chip; nil for the only IIO accelerometer there is.
+    case iio(device: String?)
 
     public var description: String {
         switch self {
         case .i2c(let bus, let address, _, _): "/dev/i2c-\(bus) at \(hex(address))"
         case .simulated(let motion): "chip model (\(motion))"
+        case .iio(let device): "IIO device \(device ?? "(the only accelerometer)")"
         }
     }
 
@@ -38,6 +42,8 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
         case .simulated(let name):
             return ChipModel(profile: part ?? .lis302dl, motion: try DeviceSource.motion(named: name), time: time,
                              imperfections: imperfections, location: "chip model (\(name))")
+        case .iio(let device):
+            throw IIOError.registersUnavailable(device: device ?? "the IIO device")
         }
     }
 

@@ -61,6 +61,9 @@ public enum BusError: Error, Equatable, CustomStringConvertible, Sendable {
         case .notAnAdapter(let path):
             return "\(path) is not an I2C adapter (the kernel rejected I2C ioctls): pass a /dev/i2c-N node"
         case .addressBusy(let path, let address):
+            if let bus = Int(path.split(separator: "-").last ?? ""), let owner = KernelOwner(bus: bus, address: address) {
+                return "address \(hex(address)) on \(path) is claimed: \(owner.advice); or pass --force to share it with the driver (both then write the chip's registers)"
+            }
             return "address \(hex(address)) on \(path) is claimed by a kernel driver (often lis3lv02d_i2c or st_accel_i2c): unbind it via /sys/bus/i2c/drivers, or pass --force to take it anyway"
         case .noAnswer(let path, let address):
             return "nothing answers at \(hex(address)) on \(path): check power and wiring (SDA, SCL, GND), and the SDO strap: the LIS302DL is at 0x1c with SDO low and 0x1d with SDO high (0x38/0x3a are the same addresses in 8-bit form)"

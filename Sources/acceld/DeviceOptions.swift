@@ -22,6 +22,9 @@ struct DeviceOptions: ParsableArguments {
     @Flag(help: "Accept an adapter without I2C block reads (one transaction per register).")
     var allowByteReads = false
 
+    @Option(help: ArgumentHelp("Read an accelerometer the kernel already drives, through its IIO buffer: iio:deviceN or the driver's name for the chip (lis3dh, mpu6050); 'auto' takes the only one there is. Same as backend = iio in [device].", valueName: "device"))
+    var iio: String?
+
     @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(MotionScript.names.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"), completion: .list(MotionScript.names))
     var simulate: String?
 
@@ -39,6 +42,9 @@ struct DeviceOptions: ParsableArguments {
     var mode: String?
 
     func validate() throws {
+        if iio != nil && simulate != nil {
+            throw ValidationError("--iio and --simulate each name where samples come from: give one of them")
+        }
         if let address, parseAddress(address) == nil {
             throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
         }
@@ -65,6 +71,8 @@ struct DeviceOptions: ParsableArguments {
 
     func source(_ settings: DeviceSettings) -> DeviceSource {
         if let simulate { return .simulated(motion: simulate) }
+        if let iio { return .iio(device: iio == "auto" ? nil : iio) }
+        if settings.backend == .iio { return .iio(device: settings.iioDevice) }
         return .i2c(bus: settings.bus, address: settings.address, force: force, allowByteReads: allowByteReads)
     }
 }
@@ -79,6 +87,7 @@ func exitWithError(_ error: Error) -> Never {
     let (message, code): (String, Int32) = switch error {
     case let e as BusError: (e.description, e.exitCode)
     case let e as DriverError: (e.description, e.exitCode)
+    case let e as IIOError: (e.description, e.exitCode)
     case let e as Trace.FormatError: (e.description, 65)
     case let e as DeviceSource.MotionError: (e.description, 66)
     case let e as ConfigurationError: (e.description, 78)  // EX_CONFIG

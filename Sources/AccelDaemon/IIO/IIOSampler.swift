@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelDriver
+import AccelMotion
+import AccelProtocol
+import Dispatch
+import Logging
+import Synchronization
+
+/// Owns an accelerometer that a kernel driver drives, through its IIO
+/// buffer: the kernel samples it on its trigger (the chip's data-ready
+/// interrupt, or an hrtimer) and stamps each scan; a read source on
+/// `queue` wakes when scans wait, and each becomes a frame. Sequence
+/// numbers come from the timestamps (`ScanNumbering`). When the device
+/// goes away it says `lost`, looks for it once a second and says `back`;
+/// when scans stop coming it says `stalled`. Everything above is as on
+/// i2c-dev: the pipeline, events, clients.
+public final class IIOSampler: @unchecked Sendable {
+    public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
+    public private(set) var counters = SamplerCounters()
+    public private(set) var configuration: DeviceConfiguration
+    public var output: (SamplerOutput) -> Void = { _ in }
+    public var calibration: Calibration = .identity
+    /// The configuration's mount matrix, after the driver's own.
+    public var mountMatrix: MountMatrix = .identity
+    public var lastStep: UInt64 { lastStepTime.load(ordering: .relaxed) }
+    public private(set) var identity: (chip: String, location: String, profile: ChipProfile?)?
+
+    private let lastStepTime = Atomic<UInt64>(0)
+    private let connect: (Int) throws -> IIOBuffer
+    private let time: TimeSource
+    private let logger = Logger(label: "acceld.iio")
+    var pipeline: MotionPipeline
+    private var buffer: IIOBuffer?
+    private var reader: DispatchSourceRead?
+    private var ticker: DispatchSourceTimer?
+    private var numbering: ScanNumbering
+    private var seq: UInt64 = 0
+    private var scans: [IIOScan] = []
+    private var collector: ((Vector3) -> Bool)?
+    private var lastScan: UInt64 = 0
+    private var stalled = false
+
+    /// - Parameter connect: finds the device and starts its buffer at the rate given.
+    public init(connect: @escaping (Int) throws -> IIOBuffer, configuration: DeviceConfiguration,
+                settings: MotionSettings, time: TimeSource) {
+        self.connect = connect
+        self.configuration = configuration
+        self.time = time
+        pipeline = MotionPipeline(settings: settings)
+        numbering = ScanNumbering(rate: configuration.rate)
+    }
+
+    public func open() throws {
+        let buffer = try connect(configuration.rate)
+        self.buffer = buffer
+        let device = buffer.device
+        // The range is the driver's: its scale times the largest reading.
+        let bits = buffer.layout.element("in_accel_x")?.bits ?? 16
+        configuration.range = Int((buffer.scale.x * Double(1 << (bits - 1))).rounded())
+        configuration.mode = "iio"
+        configuration.fifoWatermark = 0
+        identity = (device.name.uppercased(), device.location, nil)
+        lastScan = time.nanoseconds
+    }
+
+    public func start() {
+        let ticker = DispatchSource.makeTimerSource(queue: queue)
+        ticker.schedule(deadline: .now() + 1, repeating: 1)
+        ticker.setEventHandler { [unowned self] in tick() }
+        ticker.resume()
+        self.ticker = ticker
+        listen()
+    }
+
+    public func stop(powerDown: Bool) {
+        ticker?.cancel()
+        ticker = nil
+        closeBuffer()
+    }
+
+    private func listen() {
+        guard let buffer, reader == nil else { return }
+        let reader = DispatchSource.makeReadSource(fileDescriptor: buffer.descriptor, queue: queue)
+        reader.setEventHandler { [unowned self] in read() }
+        reader.resume()
+        self.reader = reader
+    }
+
+    private func closeBuffer() {
+        reader?.cancel()
+        reader = nil
+        buffer?.close()
+        buffer = nil
+    }
+
+    // MARK: Reading
+
+    private func read() {
+        let now = time.nanoseconds
+        lastStepTime.store(now, ordering: .relaxed)
+        counters.wakes += 1
+        guard let buffer else { return }
+        scans.removeAll(keepingCapacity: true)
+        do {
+            try buffer.read(into: &scans)
+        } catch {
+            lose(error)
+            return
+        }
+        guard !scans.isEmpty else {
+            counters.emptyReads += 1
+            return
+        }
+        lastScan = now
+        if stalled {
+            stalled = false
+            output(.device(DeviceEvent(state: .back, message: "\(buffer.device) sends samples again")))
+        }
+        var deliveries: [Delivery] = []
+        for scan in scans {
+            let missing = numbering.missing(before: scan.timestamp)
+            counters.lost += missing
+            seq += UInt64(missing)
+            let chip = buffer.chipAcceleration(scan.counts)
+            if let collector, collector(chip) { self.collector = nil }
+            let g = mountMatrix.apply(buffer.mountMatrix.apply(calibration.apply(chip)))
+            var events: [MotionEvent] = []
+            let frame = pipeline.process(Sample(seq: seq, t: Double(scan.timestamp) / 1e9, counts: scan.counts, g: g), events: &events)
+            seq += 1
+            counters.published += 1
+            deliveries.append(Delivery(frame: frame, events: events))
+        }
+        output(deliveries.count == 1 ? .frame(deliveries[0].frame, deliveries[0].events) : .batch(deliveries))
+    }
+
+    /// Once a second: look for a lost device, or notice scans that stopped.
+    private func tick() {
+        let now = time.nanoseconds
+        lastStepTime.store(now, ordering: .relaxed)
+        guard let buffer else {
+            do {
+                try open()
+                counters.recoveries += 1
+                logger.notice("\(self.buffer!.device) is back")
+                output(.device(DeviceEvent(state: .back, message: "\(self.buffer!.device.location) is back")))
+                listen()
+            } catch {}
+            return
+        }
+        let silence = Double(now - lastScan) / 1e9
+        if !stalled && silence > max(2, 20 / Double(configuration.rate)) {
+            stalled = true
+            let message = "no samples from \(buffer.device) for \(Int(silence)) s: its trigger \(buffer.trigger ?? "(none)") stopped firing (an interrupt line that never rises, or another program changed current_trigger)"
+            logger.warning("\(message)")
+            output(.device(DeviceEvent(state: .stalled, message: message)))
+        }
+    }
+
+    private func lose(_ error: Error) {
+        counters.busErrors += 1
+        let device = buffer?.device.description ?? "the IIO device"
+        closeBuffer()
+        stalled = false
+        logger.error("\(error); looking for \(device) once a second")
+        output(.device(DeviceEvent(state: .lost, message: "\(error)")))
+    }
+}
+
+extension IIOSampler: DeviceSampler {
+    public var settings: MotionSettings { pipeline.settings }
+
+    public func update(settings: MotionSettings) { pipeline.update(settings) }
+
+    /// A new rate: the buffer is set up again at it (the driver checks it
+    /// against its list). The range is the driver's.
+    public func reconfigure(to wanted: DeviceConfiguration) throws {
+        guard let device = buffer?.device else { throw IIOError.gone(device: "the IIO device") }
+        guard wanted.range == configuration.range else {
+            throw IIOError.fixedRange(device: device.description, range: configuration.range)
+        }
+        try device.setSamplingFrequency(wanted.rate)
+        closeBuffer()
+        let previous = configuration.rate
+        configuration.rate = wanted.rate
+        do { try open() } catch {
+            configuration.rate = previous
+            try? open()
+            listen()
+            throw error
+        }
+        numbering.restart(rate: wanted.rate)
+        listen()
+        output(.device(DeviceEvent(state: .configured, message: "now \(wanted.rate) Hz")))
+    }
+
+    public func selfTest() throws -> SelfTestReport {
+        throw IIOError.registersUnavailable(device: buffer?.device.description ?? "the IIO device")
+    }
+
+    public func collect(_ collect: @escaping (Vector3) -> Bool) { collector = collect }
+
+    /// Frames go as the kernel hands them over.
+    public func allowLatency(milliseconds: Double?) throws -> Int { 0 }
+}
