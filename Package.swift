@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "acceld", targets: ["acceld"]),
         .executable(name: "accelctl", targets: ["accelctl"]),
         .executable(name: "acceld-gateway", targets: ["acceld-gateway"]),
+        .executable(name: "acceld-sensorproxy", targets: ["acceld-sensorproxy"]),
         .library(name: "AccelDriver", targets: ["AccelDriver"]),
         // For programs on the board: Core Motion's shape over acceld's socket.
         .library(name: "AccelClient", targets: ["AccelClient"]),
@@ -80,6 +81,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // systemd's sd-bus and sd_notify (Debian: libsystemd-dev).
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // iio-sensor-proxy's D-Bus objects as sd-bus vtables (C macros Swift
+        // cannot import); every call is forwarded to Swift.
+        .target(name: "CSensorProxyBus", dependencies: ["CSystemd"]),
+        // The D-Bus face's logic without the bus: claims, the orientation
+        // mapping, the properties and what changed.
+        .target(name: "AccelSensorProxy", dependencies: ["AccelMotion"]),
+        .executableTarget(
+            name: "acceld-sensorproxy",
+            dependencies: [
+                "AccelSensorProxy", "AccelCore", "AccelProtocol", "AccelClient", "CSensorProxyBus", "CSystemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // The detectors' regression table on the development recordings
         // (accel-bench signal, and the tests that hold its targets).
         .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration"]),
@@ -131,6 +147,7 @@ let package = Package(
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol", "AccelClient", "TestSupport"]),
         .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport"]),
         .testTarget(name: "AccelGatewayTests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelGateway"]),
+        .testTarget(name: "AccelSensorProxyTests", dependencies: ["AccelMotion", "AccelSensorProxy"]),
     ],
     swiftLanguageModes: [.v6]
 )
