@@ -6,7 +6,9 @@
 # previous release), the arm64 stage (the cross-build, its package, and
 # the same boot on an emulated arm64 board), the parsers under libFuzzer, then unit and end-to-end
 # tests on the chip model, the gateway's tests with a real browser and
-# Prometheus (scripts/gateway/), and the Python client's tests (clients/python).
+# Prometheus (scripts/gateway/), acceld-sensorproxy's with monitor-sensor on
+# a private D-Bus (scripts/sensorproxy/), and the Python client's tests
+# (clients/python).
 # Installs what it needs first. docs/TESTING.md describes the stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +75,9 @@ quietly '^[[:space:]]*(◇|↳)' swift test
 
 stage "acceld-gateway: the live page in headless Chromium, Prometheus, hostile HTTP (scripts/gateway/)"
 ./scripts/gateway-test.sh
+
+stage "acceld-sensorproxy: iio-sensor-proxy's D-Bus interface on a private bus, with Debian's monitor-sensor, gdbus and dbus-send (scripts/sensorproxy/)"
+./scripts/sensorproxy-test.sh
 
 stage "Python client: pytest against acceld on the chip model, the examples, pip install (clients/python)"
 ./scripts/python-client-test.sh
