@@ -83,3 +83,18 @@ public enum Probe {
         return ("nothing answered at \(addresses) on \(buses.joined(separator: ", ")): check power and wiring (SDA, SCL, GND, VDD), and the SDO strap (LIS302DL: 0x1c low, 0x1d high; LIS3DH and the LIS331 parts: 0x18 low, 0x19 high)", false)
     }
 }
+
+extension Probe {
+    /// One line per IIO accelerometer the kernel drives: name, driver, bus
+    /// address, channels, frequencies, and how acceld reads it.
+    public static func iioAccelerometers(paths: IIOPaths = IIOPaths()) -> [(device: IIODevice, line: String)] {
+        IIODevice.accelerometers(paths: paths).map { device in
+            let frequencies = device.availableFrequencies.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
+            var parts = ["channels " + device.channels.joined(separator: ", ")]
+            parts.append(frequencies.isEmpty ? "frequency \(device.samplingFrequency.map { String($0) } ?? "not settable")" : frequencies.joined(separator: "/") + " Hz")
+            let buffered = device.attribute("scan_elements/in_accel_x_en") != nil
+            parts.append(buffered ? "buffer: read it with acceld --iio \(device.id)" : "no buffer: acceld cannot stream it")
+            return (device, "  \(device.location): " + parts.joined(separator: "; "))
+        }
+    }
+}

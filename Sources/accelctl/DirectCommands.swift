@@ -17,8 +17,10 @@ struct ProbeCommand: ParsableCommand {
             Tries 0x18, 0x19, 0x1c and 0x1d on each bus (or on --bus only), reads
             WHO_AM_I where something answers, names the part (or the parts that
             share that WHO_AM_I, of which --part must name one), and ends with a
-            verdict and the next step. Exit 0 when a supported chip is found,
-            68 when nothing answers.
+            verdict and the next step. Then lists the accelerometers a kernel
+            driver already owns, through IIO (/sys/bus/iio), which acceld reads
+            with --iio. Exit 0 when a supported chip is found, on i2c-dev or
+            through IIO, 68 when nothing answers.
             Example: accelctl probe --bus 1
             """
     )
@@ -67,6 +69,16 @@ struct ProbeCommand: ParsableCommand {
         let verdict = Probe.verdict(findings, buses: buses) { bus, address in
             let busOption = bus.hasPrefix("/dev/i2c-") ? " --bus \(bus.dropFirst(9))" : " --simulate \(chip.simulate ?? "")"
             return "accelctl selftest\(busOption) --address \(hex(address))"
+        }
+        // Chips a kernel driver owns answer EBUSY above; IIO shows them.
+        let iio = chip.simulate == nil ? Probe.iioAccelerometers() : []
+        if !iio.isEmpty {
+            print("IIO accelerometers (the kernel drives them):")
+            for found in iio { print(found.line) }
+        }
+        if !verdict.found, let first = iio.first {
+            print("found \(first.device.location) through the kernel's IIO: run acceld --iio \(first.device.id)")
+            return
         }
         print(verdict.text)
         if !verdict.found { throw ExitCode(68) }

@@ -129,20 +129,25 @@ struct IIOTests {
         #expect(KernelOwner(bus: 1, address: 0x19, i2cDevices: fake.i2cDevices, iioPaths: fake.paths) == nil)
     }
 
-    @Test("numbering from timestamps: a clock 5 % off its rate makes no gaps; a gap counts exactly the scans missing")
+    @Test("numbering from timestamps: a clock 5 % off its rate makes no gaps, nor stamps up to 0.6 of a period late; a gap counts exactly the scans missing")
     func numbering() {
+        var random = SeededRandom(seed: 7)
         for ratio in [0.95, 1.0, 1.05] {
-            var numbering = ScanNumbering(rate: 100)
-            var t: Int64 = 1_000_000_000
+            var numbering = ScanNumbering(rate: 400)
+            let period = 2_500_000 * ratio
+            var made = 1e9
             var missing = 0
-            for i in 0..<2000 {
+            for i in 0..<4000 {
                 let skipped = i % 300 == 299 ? 3 : 0  // a gap of 3 now and then
-                t += Int64(Double(10_000_000 * (1 + skipped)) * ratio) + Int64((i * 7919) % 400_000) - 200_000
-                let counted = numbering.missing(before: t)
+                made += period * Double(1 + skipped)
+                // Stamped when the interrupt was handled: 20 to 60 µs
+                // after, and now and then up to 0.6 period late.
+                let late = i % 50 == 7 ? 0.6 * period * Double.random(in: 0...1, using: &random) : 20_000 + 40_000 * Double.random(in: 0...1, using: &random)
+                let counted = numbering.missing(before: Int64(made + late))
                 #expect(counted == skipped, "sample \(i) at \(ratio)")
                 missing += counted
             }
-            #expect(missing == 6 * 3)
+            #expect(missing == 13 * 3)
         }
     }
 

@@ -19,17 +19,23 @@
  * - self-test deflection, BOOT clearing itself;
  * - motion: a slow tilt, a fixed force written to sysfs, or each sample's
  *   number, so a reader can tell exactly which samples it got;
+ * - the LIS3DH's INT1 line: data-ready (CTRL_REG3 I1_DRDY1) raises an
+ *   interrupt of the module's own, given to the I2C client made at its
+ *   address, so a kernel driver (st_accel) gets a trigger of its own;
  * - counters in sysfs: samples made, dropped (overwritten or discarded
  *   before anyone read them), delivered, read transfers, empty reads, late
  *   clock ticks (a starved CPU), and the first five at one CLOCK_MONOTONIC
  *   instant.
  *
- * Not modelled: the high-pass filter, interrupts, click and free-fall
+ * Not modelled: the high-pass filter, other interrupts, click and free-fall
  * units, BDU (every sample is written whole), the LIS3DH's ADC.
  */
 #include <linux/device.h>
 #include <linux/hrtimer.h>
 #include <linux/i2c.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/irqdomain.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -79,6 +85,7 @@ struct emu_part {
 	bool has_fifo;
 	struct emu_field fifo_enable, fifo_mode, fifo_threshold;
 	u8 fifo_source;
+	struct emu_field drdy_int;	/* data-ready routed to the INT line */
 };
 
 static const u8 lis302dl_access[0x80] = {
@@ -132,6 +139,7 @@ static const struct emu_part emu_parts[] = {
 		.has_fifo = true,
 		.fifo_enable = { 0x24, 0x40 }, .fifo_mode = { 0x2e, 0xc0 },
 		.fifo_threshold = { 0x2e, 0x1f }, .fifo_source = 0x2f,
+		.drdy_int = { 0x22, 0x10 },
 	},
 };
 
@@ -184,6 +192,9 @@ struct emu_chip {
 
 	struct hrtimer timer;
 	struct mutex rearm_mutex;
+
+	unsigned int irq;	/* the INT line, 0 where the part has none */
+	u64 announced;		/* samples the INT line has told of */
 
 	char group_name[16];
 	struct emu_attribute attrs[EMU_ATTRIBUTES];
@@ -382,13 +393,21 @@ static enum hrtimer_restart emu_tick(struct hrtimer *timer)
 	enum hrtimer_restart restart = HRTIMER_NORESTART;
 	unsigned long flags;
 
+	bool raise = false;
+
 	spin_lock_irqsave(&emu_lock, flags);
 	if (chip->running) {
 		emu_produce(chip, ktime_get());
 		hrtimer_set_expires(timer, emu_due(chip));
 		restart = HRTIMER_RESTART;
+		/* One edge per tick that finds new samples, including those a
+		 * transfer made first: a driver on the line misses none. */
+		raise = chip->irq && chip->next > chip->announced && emu_get(chip, chip->part->drdy_int);
+		chip->announced = chip->next;
 	}
 	spin_unlock_irqrestore(&emu_lock, flags);
+	if (raise)
+		generic_handle_irq(chip->irq);
 	return restart;
 }
 
@@ -1017,6 +1036,91 @@ static void emu_free_chips(void)
 	}
 }
 
+/* --- the INT lines --------------------------------------------------------- */
+
+static struct fwnode_handle *emu_irq_fwnode;
+static struct irq_domain *emu_irq_domain;
+
+static void emu_irq_noop(struct irq_data *data)
+{
+}
+
+static int emu_irq_set_type(struct irq_data *data, unsigned int type)
+{
+	return 0;	/* a wire: any type is what the chip drives */
+}
+
+static struct irq_chip emu_irq_chip = {
+	.name = "accel_emu",
+	.irq_mask = emu_irq_noop,
+	.irq_unmask = emu_irq_noop,
+	.irq_set_type = emu_irq_set_type,
+};
+
+/* An interrupt per chip whose part has an INT line, rising edge. */
+static int emu_irq_setup(void)
+{
+	int i;
+
+	emu_irq_fwnode = irq_domain_alloc_named_fwnode("accel_emu");
+	if (!emu_irq_fwnode)
+		return -ENOMEM;
+	emu_irq_domain = irq_domain_create_linear(emu_irq_fwnode, EMU_MAX_CHIPS, &irq_domain_simple_ops, NULL);
+	if (!emu_irq_domain)
+		return -ENOMEM;
+	for (i = 0; i < emu_nchips; i++) {
+		struct emu_chip *chip = emu_chips[i];
+		unsigned int virq;
+
+		if (!chip->part->drdy_int.mask)
+			continue;
+		virq = irq_create_mapping(emu_irq_domain, i);
+		if (!virq)
+			return -ENOMEM;
+		irq_set_chip_and_handler(virq, &emu_irq_chip, handle_simple_irq);
+		irq_set_irq_type(virq, IRQ_TYPE_EDGE_RISING);
+		chip->irq = virq;
+	}
+	return 0;
+}
+
+static void emu_irq_teardown(void)
+{
+	int i;
+
+	for (i = 0; i < emu_nchips; i++)
+		if (emu_chips[i]->irq)
+			irq_dispose_mapping(emu_chips[i]->irq);
+	if (emu_irq_domain)
+		irq_domain_remove(emu_irq_domain);
+	if (emu_irq_fwnode)
+		irq_domain_free_fwnode(emu_irq_fwnode);
+	emu_irq_domain = NULL;
+	emu_irq_fwnode = NULL;
+}
+
+/*
+ * A client made on the adapter at a chip's address (new_device) gets the
+ * chip's INT line, as a device tree's `interrupts` would give it: before
+ * its driver probes, which then makes the chip's own trigger.
+ */
+static int emu_i2c_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	struct i2c_client *client = i2c_verify_client(data);
+	struct emu_chip *chip;
+
+	if (action != BUS_NOTIFY_ADD_DEVICE || !client || client->adapter != &emu_adapter || client->irq)
+		return NOTIFY_DONE;
+	chip = emu_find(client->addr);
+	if (chip && chip->irq)
+		client->irq = chip->irq;
+	return NOTIFY_OK;
+}
+
+static struct notifier_block emu_i2c_notifier = {
+	.notifier_call = emu_i2c_notify,
+};
+
 static int __init emu_init(void)
 {
 	int error, i;
@@ -1026,17 +1130,26 @@ static int __init emu_init(void)
 	error = emu_parse_parts();
 	if (error)
 		goto fail;
+	error = emu_irq_setup();
+	if (error)
+		goto fail;
+	error = bus_register_notifier(&i2c_bus_type, &emu_i2c_notifier);
+	if (error)
+		goto fail;
 	emu_adapter.algo = smbus_only ? &emu_smbus_algorithm : &emu_algorithm;
 	emu_adapter.dev.groups = emu_groups;
 	error = i2c_add_adapter(&emu_adapter);
-	if (error)
+	if (error) {
+		bus_unregister_notifier(&i2c_bus_type, &emu_i2c_notifier);
 		goto fail;
+	}
 	mutex_unlock(&emu_config_mutex);
 	for (i = 0; i < emu_nchips; i++)
 		pr_info("accel_emu: i2c-%d: %s at 0x%02x, clock %+d ppm%s\n", emu_adapter.nr,
 			emu_chips[i]->part->name, emu_chips[i]->addr, clock_ppm, smbus_only ? ", SMBus only" : "");
 	return 0;
 fail:
+	emu_irq_teardown();
 	emu_free_chips();
 	mutex_unlock(&emu_config_mutex);
 	return error;
@@ -1045,7 +1158,9 @@ fail:
 static void __exit emu_exit(void)
 {
 	i2c_del_adapter(&emu_adapter);
+	bus_unregister_notifier(&i2c_bus_type, &emu_i2c_notifier);
 	mutex_lock(&emu_config_mutex);
+	emu_irq_teardown();
 	emu_free_chips();
 	mutex_unlock(&emu_config_mutex);
 }
