@@ -40,7 +40,7 @@ for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c \
     cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
 done
 cp "$emulator" "$root/lib/modules/"
-cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh "$root/"
+cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh "$root/"
 cat > "$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin

@@ -107,6 +107,11 @@ struct IIOTests {
         let ambiguous = #expect(throws: IIOError.self) { _ = try IIODevice.find(nil, paths: second.paths) }
         #expect(ambiguous?.exitCode == 78 && "\(ambiguous!)".contains("iio:device2 (adxl345)"))
 
+        let unbuffered = FakeIIO(name: "mma8452", number: 3, root: fake.root)
+        try FileManager.default.removeItem(atPath: "\(unbuffered.folder)/scan_elements")
+        let noBuffer = #expect(throws: IIOError.self) { _ = try IIOBuffer(device: try IIODevice.find("mma8452", paths: fake.paths), rate: 100) }
+        #expect(noBuffer?.exitCode == 72 && "\(noBuffer!)".contains("has no IIO buffer"))
+
         unlink("\(fake.folder)/in_accel_scale")
         let noScale = #expect(throws: IIOError.self) { _ = try IIOBuffer(device: try IIODevice.find("lis3dh", paths: fake.paths), rate: 100) }
         #expect(noScale?.exitCode == 72 && "\(noScale!)".contains("in_accel_x_scale (or in_accel_scale)"))

@@ -16,6 +16,8 @@ public final class FakeIIO {
     public let id: String
     /// Where the device's folder really is (devices/iio:deviceN links to it).
     public let folder: String
+    /// Made the tree (others share it): removes it when done.
+    private let ownsRoot: Bool
     /// /sys/bus/i2c/devices, with the client 1-0018 in it.
     public var i2cDevices: String { "\(root)/sys/bus/i2c/devices" }
     /// The write end of the node's FIFO, -1 once unplugged.
@@ -28,6 +30,7 @@ public final class FakeIIO {
                 mountMatrix: String? = nil, type: String = "le:s12/16>>4", ownTrigger: Bool = true,
                 frequencies: String = "1 10 25 50 100 200 400", hrtimer: Bool = false, root: String? = nil) {
         self.root = root ?? scratchDirectory()
+        ownsRoot = root == nil
         var paths = IIOPaths()
         paths.devices = "\(self.root)/sys/bus/iio/devices"
         paths.dev = "\(self.root)/dev"
@@ -121,6 +124,6 @@ public final class FakeIIO {
 
     deinit {
         if writer >= 0 { close(writer) }
-        try? FileManager.default.removeItem(atPath: root)
+        if ownsRoot { try? FileManager.default.removeItem(atPath: root) }
     }
 }

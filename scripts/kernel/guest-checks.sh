@@ -201,5 +201,8 @@ cat /tmp/lis3dh.log | tail -3
 # clears, overrun, a FIFO (emulator-checks.sh).
 . /emulator-checks.sh
 
+# 12. acceld on the kernel's st_accel, through IIO (iio-checks.sh).
+. /iio-checks.sh
+
 [ $unsure = 0 ] || echo "kernel-test: $unsure timing check(s) inconclusive: the host starved the guest in every attempt (see CHECK INCONCLUSIVE above)"
 echo "KERNEL-CHECKS: $pass passed, $fail failed"
