@@ -1,6 +1,6 @@
 # Convenience targets; each is one script under scripts/.
 # Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
-.PHONY: all build arm64 arm64-boot-test arm64-bench install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test fleet-bench gateway-bench
+.PHONY: all build arm64 arm64-boot-test arm64-bench install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test sensorproxy-test fleet-bench gateway-bench
 
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
@@ -18,7 +18,7 @@ install:
 uninstall:
 	./scripts/install.sh uninstall
 
-# acceld, accelctl, acceld-gateway and the examples for aarch64, with
+# acceld, accelctl, acceld-gateway, acceld-sensorproxy and the examples for aarch64, with
 # Debian's own Swift in a sid chroot (.build-arm64/release; docs/INSTALL.md).
 arm64:
 	./scripts/cross-arm64.sh
@@ -77,6 +77,11 @@ boot-test:
 # mosquitto, hostile HTTP, the fleet (scripts/gateway/).
 gateway-test:
 	./scripts/gateway-test.sh
+
+# acceld-sensorproxy against monitor-sensor, gdbus and dbus-send on a private
+# system bus (scripts/sensorproxy/).
+sensorproxy-test:
+	./scripts/sensorproxy-test.sh
 
 # The fleet alone: 16 boards, one broker, FLEET_SECONDS (60); prints the
 # broker's messages a second and CPU.

@@ -30,13 +30,14 @@ pass "lintian: 0 errors, 0 warnings on $(basename "$package")"
 
 # What bookworm (Raspberry Pi OS 12) has: libc6 2.36, libstdc++6 12.
 depends=$(dpkg-deb -f "$package" Depends)
-needed=$(aarch64-linux-gnu-objdump -T .build-arm64/release/acceld .build-arm64/release/accelctl .build-arm64/release/acceld-gateway \
+needed=$(aarch64-linux-gnu-objdump -T .build-arm64/release/acceld .build-arm64/release/accelctl .build-arm64/release/acceld-gateway .build-arm64/release/acceld-sensorproxy \
     | newest_version GLIBC)
 declared=$(echo "$depends" | sed -nE 's/.*libc6 \(>= ([0-9.]+)\).*/\1/p')
 [ "$declared" = "$needed" ] || fail "Depends says libc6 (>= ${declared:-nothing}), the binaries need GLIBC_$needed"
 [ "$(printf '%s\n' "$declared" 2.36 | sort -V | tail -1)" = 2.36 ] || fail "the binaries need glibc $declared, newer than bookworm's 2.36"
 echo "$depends" | grep -q 'libstdc++6 (>= 12)' || fail "Depends should say libstdc++6 (>= 12) (GLIBCXX_3.4.30): $depends"
 pass "Depends: libc6 (>= $declared), libstdc++6 (>= 12): what the binaries need, and bookworm has (glibc 2.36, GCC 12)"
+echo "$depends" | grep -q 'libsystemd0' || fail "Depends should name libsystemd0 (acceld-sensorproxy's sd-bus): $depends"
 
 # The wrong architecture: dpkg refuses the archive before unpacking it,
 # so no maintainer script runs at all.

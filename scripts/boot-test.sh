@@ -65,7 +65,7 @@ cp -r systemd Config Web docs README.md CHANGELOG.md Examples "$payload/src/"
 mkdir -p "$payload/src/clients/python"
 cp -r clients/python/acceld clients/python/examples "$payload/src/clients/python/"
 cp scripts/install.sh "$payload/src/scripts/"
-for binary in acceld accelctl acceld-gateway; do strip -o "$payload/src/.build-static/release/$binary" ".build-static/release/$binary"; done
+for binary in acceld accelctl acceld-gateway acceld-sensorproxy; do strip -o "$payload/src/.build-static/release/$binary" ".build-static/release/$binary"; done
 # After the binaries: install.sh refuses man pages older than them.
 cp -r .build-static/share "$payload/src/.build-static/"
 tar -cf "$boot/payload.tar" -C "$payload" .

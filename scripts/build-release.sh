@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds acceld, accelctl and acceld-gateway (and any products named as
+# Builds acceld, accelctl, acceld-gateway and acceld-sensorproxy (and any products named as
 # arguments) for installing: release, with the Swift runtime
 # linked in statically, so a board needs no Swift toolchain (only libc,
 # libstdc++ and libi2c). Prints only errors, warnings (not the
 # static Foundation's own mktemp warning) and "Build ... complete".
+# (acceld-sensorproxy also needs libsystemd0, which every systemd has.)
 # Output: .build-static/release/{acceld,accelctl,acceld-gateway}, then the man pages and
 # shell completions from them in .build-static/share (scripts/build-docs.sh).
 set -euo pipefail
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 extra=("$@")  # more products to build the same way (peer-bench: accel-bench)
 set --        # setup.sh takes extra packages from the arguments
 source scripts/setup.sh
-for product in acceld accelctl acceld-gateway "${extra[@]}"; do
+for product in acceld accelctl acceld-gateway acceld-sensorproxy "${extra[@]}"; do
     set +e
     swift build -c release --static-swift-stdlib --scratch-path .build-static --product "$product" 2>&1 \
         | grep -E "error|warning: |complete" | grep -v "use of .mktemp" >&2

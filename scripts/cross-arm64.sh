@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# make arm64: acceld, accelctl, acceld-gateway and the examples (and any
+# make arm64: acceld, accelctl, acceld-gateway, acceld-sensorproxy and the examples (and any
 # products named as arguments) for aarch64, release, with the Swift
 # runtime linked in, built on this x86-64 machine with Debian's own Swift.
 #
@@ -13,14 +13,14 @@
 #
 # Everything is cached in .build-arm64/ (chroot, packages, sysroot, build):
 # the first run takes minutes, the next only the build. Output:
-# .build-arm64/release/{acceld,accelctl,acceld-gateway,...}.
+# .build-arm64/release/{acceld,accelctl,acceld-gateway,acceld-sensorproxy,...}.
 # Env: ACCELD_ARM64_SOURCE, another source tree to build (the previous
 # release's, for the upgrade checks), and ACCELD_ARM64_PRODUCTS, the
 # products to build there; they land in that tree's .build-arm64/release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra=("$@")  # more products to build the same way (the benchmark: accel-bench)
-read -r -a products <<< "${ACCELD_ARM64_PRODUCTS:-acceld accelctl acceld-gateway FirstTenLines BubbleLevel ShakeToRing TiltToScroll DataLogger AutoRotation}"
+read -r -a products <<< "${ACCELD_ARM64_PRODUCTS:-acceld accelctl acceld-gateway acceld-sensorproxy FirstTenLines BubbleLevel ShakeToRing TiltToScroll DataLogger AutoRotation}"
 products+=("${extra[@]}")
 set --        # setup.sh takes extra packages from the arguments
 source scripts/setup.sh debootstrap qemu-user-static binutils-aarch64-linux-gnu
@@ -66,7 +66,10 @@ swift_version=$(chroot "$chroot" dpkg-query -W -f='${Version}' swiftlang)
 
 # 2. The target: bookworm's arm64 C libraries, and the aarch64 Swift
 # runtime of exactly the compiler's version.
+# libsystemd-dev for acceld-sensorproxy's sd-bus, with the libraries
+# libsystemd.so.0 needs (lld checks a shared library's own references).
 sysroot_packages="libc6 libc6-dev libgcc-12-dev libgcc-s1 libstdc++-12-dev libstdc++6 libi2c0 libi2c-dev linux-libc-dev libmosquitto1 libmosquitto-dev"
+sysroot_packages+=" libsystemd0 libsystemd-dev libcap2 libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1"
 bundle=$cache/sdks/acceld-arm64.artifactbundle
 sysroot=$bundle/sdk/sysroot
 if [ "$(cat "$cache/sysroot.stamp" 2>/dev/null)" != "$swift_version $sysroot_packages" ]; then

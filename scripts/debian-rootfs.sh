@@ -9,7 +9,9 @@
 # debootstrap runs --foreign and its second stage runs in a chroot, through
 # qemu-user's binfmt_misc handler, which the caller has checked.
 suite=bookworm
-include=${rootfs_include:-systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1}
+# dbus and iio-sensor-proxy (for monitor-sensor; its service is masked
+# there): the boot test's checks of acceld-sensorproxy.
+include=${rootfs_include:-systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1,dbus,iio-sensor-proxy}
 source scripts/debian-lib.sh  # sets $mirror
 cached=${rootfs_dir:-.build-boot}
 rootfs=$cached/rootfs

@@ -13,7 +13,8 @@
 #
 # On a live system (no DESTDIR, run as root, systemd running) install also
 # creates the acceld user (systemd-sysusers), applies the udev rule, loads
-# i2c-dev and reloads systemd; it does not enable the service. uninstall
+# i2c-dev and reloads systemd (and the system bus's policies, for
+# acceld-sensorproxy); it does not enable the service. uninstall
 # stops and disables the units first. Neither touches /var/lib/acceld (the
 # calibration), nor a configuration file that differs from the default.
 set -euo pipefail
@@ -32,6 +33,9 @@ MANDIR=$DATADIR/man
 # a local administrator's from /usr/local/share/zsh/site-functions.
 if [ "$PREFIX" = /usr ]; then ZSHDIR=$DATADIR/zsh/vendor-completions; else ZSHDIR=$DATADIR/zsh/site-functions; fi
 CONFIG=$SYSCONFDIR/acceld/acceld.conf
+# The system bus reads policies from /usr/share/dbus-1/system.d and
+# /etc/dbus-1/system.d, not from under /usr/local.
+if [ "$PREFIX" = /usr ]; then DBUSDIR=$DATADIR/dbus-1/system.d; else DBUSDIR=$SYSCONFDIR/dbus-1/system.d; fi
 BINARIES=${BINARIES:-.build-static/release}
 # The Python client goes where the system's python3 imports from: Debian's
 # /usr/lib/python3/dist-packages for a package, and for a local install
@@ -49,6 +53,7 @@ manifest() {
     echo "$BINARIES/acceld $BINDIR/acceld 0755"
     echo "$BINARIES/accelctl $BINDIR/accelctl 0755"
     echo "$BINARIES/acceld-gateway $BINDIR/acceld-gateway 0755"
+    echo "$BINARIES/acceld-sensorproxy $BINDIR/acceld-sensorproxy 0755"
     echo "systemd/acceld.service $LIBDIR/systemd/system/acceld.service 0644"
     echo "systemd/acceld.socket $LIBDIR/systemd/system/acceld.socket 0644"
     echo "systemd/acceld-sysusers.conf $LIBDIR/sysusers.d/acceld.conf 0644"
@@ -57,6 +62,10 @@ manifest() {
     echo "systemd/acceld-gateway.service $LIBDIR/systemd/system/acceld-gateway.service 0644"
     echo "systemd/acceld-gateway.socket $LIBDIR/systemd/system/acceld-gateway.socket 0644"
     echo "systemd/acceld-gateway-sysusers.conf $LIBDIR/sysusers.d/acceld-gateway.conf 0644"
+    echo "systemd/acceld-sensorproxy.service $LIBDIR/systemd/system/acceld-sensorproxy.service 0644"
+    echo "systemd/acceld-sensorproxy-sysusers.conf $LIBDIR/sysusers.d/acceld-sensorproxy.conf 0644"
+    # Not net.hadess.SensorProxy.conf: that file is iio-sensor-proxy's.
+    echo "systemd/acceld-sensorproxy-dbus.conf $DBUSDIR/acceld-sensorproxy.conf 0644"
     # The live page, served by acceld-gateway ([gateway] web-root).
     for file in Web/*; do echo "$file $DATADIR/acceld/web/$(basename "$file") 0644"; done
     for doc in README.md CHANGELOG.md docs/*.md; do echo "$doc $DOCDIR/$(basename "$doc") 0644"; done
@@ -68,7 +77,8 @@ manifest() {
     echo ".build-static/share/man/man8/acceld.8 $MANDIR/man8/acceld.8 0644"
     echo ".build-static/share/man/man1/accelctl.1 $MANDIR/man1/accelctl.1 0644"
     echo ".build-static/share/man/man8/acceld-gateway.8 $MANDIR/man8/acceld-gateway.8 0644"
-    for binary in acceld accelctl acceld-gateway; do
+    echo ".build-static/share/man/man8/acceld-sensorproxy.8 $MANDIR/man8/acceld-sensorproxy.8 0644"
+    for binary in acceld accelctl acceld-gateway acceld-sensorproxy; do
         echo ".build-static/share/completions/bash/$binary $DATADIR/bash-completion/completions/$binary 0644"
         echo ".build-static/share/completions/zsh/_$binary $ZSHDIR/_$binary 0644"
         echo ".build-static/share/completions/fish/$binary.fish $DATADIR/fish/vendor_completions.d/$binary.fish 0644"
@@ -76,10 +86,17 @@ manifest() {
 }
 
 say() { echo "install.sh: $*" >&2; }
+# The system bus read the policy before its user existed (or still has a
+# removed one): it reads them again.
+reload_dbus() {
+    if command -v dbus-send >/dev/null && [ -S /run/dbus/system_bus_socket ]; then
+        dbus-send --system --type=method_call --dest=org.freedesktop.DBus / org.freedesktop.DBus.ReloadConfig || true
+    fi
+}
 live_system() { [ -z "$DESTDIR" ] && [ "$(id -u)" -eq 0 ] && [ -d /run/systemd/system ]; }
 
 install_files() {
-    for binary in acceld accelctl acceld-gateway; do
+    for binary in acceld accelctl acceld-gateway acceld-sensorproxy; do
         [ -x "$BINARIES/$binary" ] || {
             say "no $BINARIES/$binary: run 'make' first (as yourself), then 'sudo make install'"
             exit 1
@@ -89,7 +106,7 @@ install_files() {
     manifest | while read -r source destination mode; do
         case $source in .build-static/share/*)
             if [ ! -s "$source" ] || [ "$source" -ot .build-static/release/acceld ] || [ "$source" -ot .build-static/release/accelctl ] \
-               || [ "$source" -ot .build-static/release/acceld-gateway ]; then
+               || [ "$source" -ot .build-static/release/acceld-gateway ] || [ "$source" -ot .build-static/release/acceld-sensorproxy ]; then
                 say "$source is missing or older than the binaries: run 'make' (it generates the man pages and completions), then install"
                 exit 1
             fi ;;
@@ -98,7 +115,7 @@ install_files() {
     manifest | while read -r source destination mode; do
         install -d "$DESTDIR$(dirname "$destination")"
         case $source in
-            systemd/acceld.service|systemd/acceld-gateway.service)  # The units name the installed paths.
+            systemd/acceld.service|systemd/acceld-gateway.service|systemd/acceld-sensorproxy.service)  # The units name the installed paths.
                 sed -e "s|/usr/bin/acceld|$BINDIR/acceld|g" -e "s|/etc/acceld/|$SYSCONFDIR/acceld/|g" \
                     -e "s|/usr/share/doc/acceld|$DOCDIR|g" "$source" > "$DESTDIR$destination"
                 chmod "$mode" "$DESTDIR$destination" ;;
@@ -123,8 +140,9 @@ install_files() {
     say "installed under ${DESTDIR:-/} (PREFIX=$PREFIX)"
 
     if live_system; then
-        systemd-sysusers "$LIBDIR/sysusers.d/acceld.conf" "$LIBDIR/sysusers.d/acceld-gateway.conf"
+        systemd-sysusers "$LIBDIR/sysusers.d/acceld.conf" "$LIBDIR/sysusers.d/acceld-gateway.conf" "$LIBDIR/sysusers.d/acceld-sensorproxy.conf"
         systemctl daemon-reload
+        reload_dbus
         # udevd re-reads rules only when a rules file is newer than its cache.
         touch "$LIBDIR/udev/rules.d/60-acceld-i2c.rules"
         udevadm control --reload
@@ -136,7 +154,7 @@ install_files() {
 
 uninstall_files() {
     if live_system; then
-        systemctl disable --now acceld-gateway.socket acceld-gateway.service acceld.socket acceld.service 2>/dev/null || true
+        systemctl disable --now acceld-sensorproxy.service acceld-gateway.socket acceld-gateway.service acceld.socket acceld.service 2>/dev/null || true
     fi
     manifest | while read -r source destination mode; do
         rm -f "$DESTDIR$destination"
@@ -158,6 +176,7 @@ uninstall_files() {
     if live_system; then
         systemctl daemon-reload
         udevadm control --reload
+        reload_dbus
     fi
     say "uninstalled from ${DESTDIR:-/} (PREFIX=$PREFIX); /var/lib/acceld (the calibration) is left alone"
 }

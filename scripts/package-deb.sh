@@ -76,9 +76,9 @@ Version: $version
 Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6 (>= $libstdcxx), libi2c0, libmosquitto1, systemd, init-system-helpers (>= 1.54~), udev, kmod
+Depends: libc6 (>= $glibc), libgcc-s1, libstdc++6 (>= $libstdcxx), libi2c0, libmosquitto1, libsystemd0, systemd, init-system-helpers (>= 1.54~), udev, kmod
 Recommends: i2c-tools
-Suggests: python3
+Suggests: python3, dbus
 Section: misc
 Priority: optional
 Description: accelerometer daemon for LIS302DL-class chips on I2C
@@ -90,9 +90,19 @@ Description: accelerometer daemon for LIS302DL-class chips on I2C
  its own user; the Swift runtime is linked in. acceld-gateway, off until
  configured, serves a live web page, the browser's DeviceMotion events and
  Prometheus metrics, so that the daemon itself stays off the network.
+ acceld-sensorproxy, also off until enabled, serves the orientation on
+ D-Bus as iio-sensor-proxy does, so that desktops rotate the screen.
  The Python client (import acceld) comes with it, and the example programs
  in Python and Swift are in /usr/share/doc/acceld/examples.
 CONTROL
+# The shared libraries the control file names must be the ones the
+# binaries need (libsystemd0: acceld-sensorproxy's sd-bus), on arm64 too.
+needed=$("${tools}objdump" -p "$stage"/usr/bin/* | sed -n 's/^ *NEEDED *//p' | sort -u)
+for library in libi2c.so.0:libi2c0 libmosquitto.so.1:libmosquitto1 libsystemd.so.0:libsystemd0; do
+    if echo "$needed" | grep -qx "${library%%:*}" && ! grep -q "^Depends:.* ${library#*:}," "$stage/DEBIAN/control"; then
+        echo "package-deb: the binaries need ${library%%:*} but Depends lacks ${library#*:}" >&2; exit 1
+    fi
+done
 echo /etc/acceld/acceld.conf > "$stage/DEBIAN/conffiles"
 # md5sums for dpkg --verify and debsums; conffiles have theirs in dpkg's
 # status, as dh_md5sums leaves them out too.

@@ -3,6 +3,7 @@
 // net.hadess.SensorProxy.Compass; each entry forwards to sp_handlers.
 #include "CSensorProxyBus.h"
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #define OBJECT "/net/hadess/SensorProxy"
@@ -84,6 +85,11 @@ int sp_add_objects(sd_bus *bus, const sp_handlers *handlers) {
     if (r < 0) return r;
     return sd_bus_match_signal(bus, NULL, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                "NameOwnerChanged", on_name_owner_changed, userdata);
+}
+
+void sp_value_set_string(sp_value *value, const char *string) {
+    value->type = 's';
+    snprintf(value->string, sizeof value->string, "%s", string);
 }
 
 int sp_emit_changed(sd_bus *bus, const char *first, const char *second) {

@@ -111,11 +111,7 @@ final class SensorProxyBus {
         switch model.state.value(interface: interface, property: name) {
         case .boolean(let b)?: value.pointee.type = CChar(UInt8(ascii: "b")); value.pointee.boolean = b ? 1 : 0
         case .number(let d)?: value.pointee.type = CChar(UInt8(ascii: "d")); value.pointee.number = d
-        case .string(let s)?:
-            value.pointee.type = CChar(UInt8(ascii: "s"))
-            withUnsafeMutableBytes(of: &value.pointee.string) { raw in
-                for (i, byte) in s.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
-            }
+        case .string(let s)?: sp_value_set_string(value, s)
         case nil: return -ENOENT
         }
         return 0

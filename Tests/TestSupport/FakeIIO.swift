@@ -82,7 +82,7 @@ public final class FakeIIO {
     }
 
     public func write(_ path: String, _ value: String) {
-        FileManager.default.createFile(atPath: path, contents: Data((value + "\n").utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data((value + "\n").utf8))
     }
 
     /// The node, a FIFO held open for writing by the test.

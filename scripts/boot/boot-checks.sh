@@ -191,6 +191,58 @@ check "systemd-analyze security rates acceld-gateway.service $gateway_exposure (
     awk -v e="$gateway_exposure" 'BEGIN { exit !(e != "" && e <= 3.0) }'
 systemctl stop acceld-gateway.service
 
+# 8c. The sensor proxy: installed, not enabled. With iio-sensor-proxy
+# masked (docs/SENSORPROXY.md: both units name the same BusName=), it owns
+# net.hadess.SensorProxy under the real dbus-daemon, and monitor-sensor,
+# iio-sensor-proxy's own client, run as nobody, shows the orientation acceld
+# reads from the stub, then the new one when the registers tilt the chip.
+check "acceld-sensorproxy.service is installed but neither enabled nor running" \
+    sh -c '[ -e /usr/lib/systemd/system/acceld-sensorproxy.service ] && ! systemctl -q is-enabled acceld-sensorproxy.service && ! systemctl -q is-active acceld-sensorproxy.service'
+# Portrait, +Y up (x: 0 - 0.1 g of calibration, y: 1.008 g).
+set_burst_sample 0x00 0x38 0x00
+systemctl mask iio-sensor-proxy.service 2>&1
+systemctl daemon-reload
+systemctl start acceld-sensorproxy.service
+systemctl status acceld-sensorproxy.service --no-pager -l 2>&1 | tail -4
+check "acceld-sensorproxy.service (Type=dbus) is active: it owns net.hadess.SensorProxy on the system bus" \
+    sh -c 'systemctl -q is-active acceld-sensorproxy.service && busctl --system status net.hadess.SensorProxy >/dev/null'
+has_accelerometer() { busctl --system get-property net.hadess.SensorProxy /net/hadess/SensorProxy net.hadess.SensorProxy HasAccelerometer 2>&1; }
+within 30 sh -c '[ "$(busctl --system get-property net.hadess.SensorProxy /net/hadess/SensorProxy net.hadess.SensorProxy HasAccelerometer)" = "b true" ]'
+check "HasAccelerometer is true: it reached acceld through the socket ($(has_accelerometer))" [ "$(has_accelerometer)" = "b true" ]
+check "it runs as acceld-sensorproxy, with acceld as a supplementary group" sh -c '
+    pid=$(systemctl show acceld-sensorproxy.service --value -p MainPID)
+    [ "$(stat -c %U /proc/$pid)" = acceld-sensorproxy ] && grep -q "^Groups:.*$(getent group acceld | cut -d: -f3)" /proc/$pid/status'
+monitor_log=/tmp/monitor-sensor.log
+setpriv --reuid=nobody --regid=nogroup --clear-groups stdbuf -oL -eL monitor-sensor > $monitor_log 2>&1 &
+monitor=$!
+shows() { grep -qE "(orientation: |orientation changed: )$1" $monitor_log; }
+within 60 shows normal
+cat $monitor_log
+check "monitor-sensor (as nobody) shows acceld's orientation: normal (the stub's +Y up)" shows normal
+# Tilted: +X up (x: 1.116 - 0.1 g).
+set_burst_sample 0x3e 0x00 0x00
+within 60 shows right-up
+tail -2 $monitor_log
+check "the stub's registers tilt the chip to +X up: monitor-sensor shows right-up" shows right-up
+status=$(systemctl show acceld-sensorproxy.service --value -p StatusText); echo "STATUS: $status"
+check "systemctl status says who watches: monitor-sensor's claim" contains "$status" "watched for 1 claim"
+systemctl restart acceld.service
+within 60 grep -q "+++ Accelerometer appeared" $monitor_log
+tail -4 $monitor_log
+check "acceld restarted: monitor-sensor saw the accelerometer disappear and appear again, the name kept" \
+    sh -c 'grep -q -- "--- Accelerometer disappeared" '$monitor_log' && grep -q "+++ Accelerometer appeared" '$monitor_log' && systemctl -q is-active acceld-sensorproxy.service'
+kill $monitor
+journalctl -u acceld-sensorproxy.service --no-pager -o cat | tail -4
+within 30 sh -c 'journalctl -u acceld-sensorproxy.service -o cat | grep -q "no claims left"'
+check "monitor-sensor's claim went when it left the bus (the journal says so)" \
+    sh -c 'journalctl -u acceld-sensorproxy.service -o cat | grep -q "orientation no longer watched, no claims left"'
+sensorproxy_exposure=$(systemd-analyze security acceld-sensorproxy.service --no-pager | tail -1 | grep -oE '[0-9]+\.[0-9]+')
+check "systemd-analyze security rates acceld-sensorproxy.service $sensorproxy_exposure (at most 3.0)" \
+    awk -v e="$sensorproxy_exposure" 'BEGIN { exit !(e != "" && e <= 3.0) }'
+systemctl stop acceld-sensorproxy.service
+# The later checks expect the stub's first sample.
+set_burst_sample 0x38 0xc8 0x80
+
 # 9. Removal: the service goes, the user and the calibration stay.
 out=$(apt-get remove -y acceld 2>&1); status=$?
 echo "$out" | grep -E "^(Removing|E:)"

@@ -9,13 +9,16 @@
 #include <systemd/sd-bus.h>
 
 /// A property's value as Swift hands it back: `type` is the D-Bus
-/// signature letter ('b', 'd' or 's').
+/// signature letter ('b', 'd' or 's'); a string is set with
+/// sp_value_set_string, which copies it.
 typedef struct {
     char type;
     int boolean;
     double number;
     char string[64];
 } sp_value;
+
+void sp_value_set_string(sp_value *value, const char *string);
 
 typedef struct {
     void *context;
