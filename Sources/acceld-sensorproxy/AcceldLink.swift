@@ -28,43 +28,55 @@ final class AcceldLink: Sendable {
 
     func start() { queue.async { self.run() } }
 
+    // (The connection and the following are functions of their own: as one
+    // loop, Swift 6.3.1's optimizer never finished compiling it, -O.)
     private func run() {
-        var backoff = 0.1
         var away = false
         while true {
-            let connection: DaemonConnection
-            do {
-                connection = try DaemonConnection(path: socketPath)
-            } catch {
-                // Said once per outage, not once per attempt.
-                if !away { mailbox.post(.disconnected(reason: error.description)) }
-                away = true
-                MonotonicTime().sleep(seconds: backoff)
-                backoff = min(backoff * 2, 5)
-                continue
-            }
-            backoff = 0.1
-            away = false
+            let connection = connect(awaySaid: away)
             let device = connection.device
             mailbox.post(.connected(device: "\(device.chip) at \(device.location)"))
-            var watching = false
             do {
-                while true {
-                    let want = wanted.withLock { $0 }
-                    if want != watching {
-                        connection.send(want ? .watch(streams: [.orientation], rate: nil, fields: .all, latency: nil) : .unwatch(streams: nil))
-                        watching = want
-                    }
-                    switch try connection.next(timeout: 0.1) {
-                    case .event(.orientation(let change))?: mailbox.post(.orientation(change.orientation))
-                    // The watch reply carries the orientation decided so far.
-                    case .watch(let reply)?: if let current = reply.orientation { mailbox.post(.orientation(current)) }
-                    default: break
-                    }
-                }
+                try follow(connection)
             } catch {
                 mailbox.post(.disconnected(reason: error.description))
                 away = true
+            }
+        }
+    }
+
+    /// A connection, tried with back-off until acceld answers; an outage
+    /// is posted once, not once per attempt.
+    private func connect(awaySaid: Bool) -> DaemonConnection {
+        var backoff = 0.1
+        var said = awaySaid
+        while true {
+            do throws(ClientError) {
+                return try DaemonConnection(path: socketPath)
+            } catch {
+                if !said { mailbox.post(.disconnected(reason: error.description)) }
+                said = true
+                MonotonicTime().sleep(seconds: backoff)
+                backoff = min(backoff * 2, 5)
+            }
+        }
+    }
+
+    /// Posts what one connection says until it fails, watching the
+    /// orientation stream only while it is wanted.
+    private func follow(_ connection: DaemonConnection) throws(ClientError) {
+        var watching = false
+        while true {
+            let want = wanted.withLock { $0 }
+            if want != watching {
+                connection.send(want ? .watch(streams: [.orientation], rate: nil, fields: .all, latency: nil) : .unwatch(streams: nil))
+                watching = want
+            }
+            switch try connection.next(timeout: 0.1) {
+            case .event(.orientation(let change))?: mailbox.post(.orientation(change.orientation))
+            // The watch reply carries the orientation decided so far.
+            case .watch(let reply)?: if let current = reply.orientation { mailbox.post(.orientation(current)) }
+            default: break
             }
         }
     }
