@@ -26,19 +26,23 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 func now() -> Double { Double(MonotonicTime.now()) / 1e9 }
 
 /// The demo motion sampled at `rate` with a little noise: what the pipeline
-/// sees on a real board.
-func demoSamples(count: Int, rate: Double) -> [Sample] {
+/// sees on a real board. With `gyroscope`, each sample also carries the
+/// rate that turns the board from its "up" to the next (dv/dt × v).
+func demoSamples(count: Int, rate: Double, gyroscope: Bool = false) -> [Sample] {
     let motion = MotionScript.demo()
     var random = SeededRandom(seed: 42)
     return (0..<count).map { i in
         let t = Double(i) / rate
         let g = motion.specificForce(at: t) + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.005
-        return Sample(seq: UInt64(i), t: t, counts: Counts(0, 0, 0), g: g)
+        guard gyroscope else { return Sample(seq: UInt64(i), t: t, counts: Counts(0, 0, 0), g: g) }
+        let up = motion.specificForce(at: t).normalized, next = motion.specificForce(at: t + 1 / rate).normalized
+        let turn = ((next - up) * rate).cross(up) + Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * 0.0005
+        return Sample(seq: UInt64(i), t: t, counts: Counts(0, 0, 0), g: g, rotationRate: turn)
     }
 }
 
 struct Pipeline: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Samples per second through the whole pipeline (filters, attitude, all detectors).")
+    static let configuration = CommandConfiguration(abstract: "Samples per second through the whole pipeline (filters, attitude, all detectors), without and with a gyroscope.")
 
     @Option(help: "Samples per run.")
     var samples = 1_000_000
@@ -47,7 +51,12 @@ struct Pipeline: ParsableCommand {
     var runs = 5
 
     func run() {
-        let input = demoSamples(count: samples, rate: 400)
+        measure(gyroscope: false)
+        measure(gyroscope: true)
+    }
+
+    private func measure(gyroscope: Bool) {
+        let input = demoSamples(count: samples, rate: 400, gyroscope: gyroscope)
         var rates: [Double] = []
         var eventCount = 0
         for _ in 0..<runs {
@@ -67,7 +76,7 @@ struct Pipeline: ParsableCommand {
             if checksum.isNaN { print("impossible") }
         }
         let rate = median(rates)
-        print("pipeline: \(fixed(rate / 1e6, 2)) million samples/s (median of \(runs) runs of \(samples); \(fixed(1e9 / rate, 0)) ns per sample; \(eventCount / runs) events a run); target 2 million/s")
+        print("pipeline\(gyroscope ? " with gyroscope (fusion)" : ""): \(fixed(rate / 1e6, 2)) million samples/s (median of \(runs) runs of \(samples); \(fixed(1e9 / rate, 0)) ns per sample; \(eventCount / runs) events a run); target 2 million/s")
     }
 }
 

@@ -9,7 +9,7 @@ import ArgumentParser
 /// recordings are known to contain. docs/ALGORITHMS.md keeps its output.
 struct Signal: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The detectors' regression table on ../shared/data at 100 and 400 Hz (Markdown).")
+        abstract: "The detectors' regression table on ../shared/data at 100 and 400 Hz (Markdown), then gravity with and without the gyroscope.")
 
     @Option(help: ArgumentHelp("The development recordings.", valueName: "dir"))
     var data = "../shared/data"
@@ -28,5 +28,9 @@ struct Signal: ParsableCommand {
         for report in reports where !report.filesWithFalseFalls.isEmpty || !report.filesWithFalseShakes.isEmpty {
             print("\n\(report.rate) Hz: false falls in \(report.filesWithFalseFalls.joined(separator: ", ")); shakes in \(report.filesWithFalseShakes.joined(separator: ", "))")
         }
+        // The gyroscope's fusion, where the recordings have rotation rates.
+        let fusion = FusionEvaluation(data: DevelopmentData(root: data), settings: configuration.motion)
+        print("")
+        for rate in rates { try fusion.run(rate: rate).lines.forEach { print($0) } }
     }
 }

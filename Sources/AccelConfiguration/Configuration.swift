@@ -238,6 +238,20 @@ extension Configuration {
             .number("tap", "settle-seconds", \.motion.tap.settleSeconds, 0...2, unit: "s", "stillness after the ringing before a double tap counts"),
             .number("tap", "double-tap-seconds", \.motion.tap.doubleTapSeconds, 0.01...5, unit: "s", "a second tap must begin within this"),
 
+            // Issue #28: the gyroscope's fusion (AttitudeFusion).
+            .number("fusion", "gain", \.motion.fusion.gain, 0...50, unit: "1/s", "the accelerometer's pull while the board turns"),
+            .number("fusion", "rest-gain", \.motion.fusion.restGain, 0...50, unit: "1/s", "the accelerometer's pull while it barely turns"),
+            .number("fusion", "rest-rate", \.motion.fusion.restRate, 0.001...50, unit: "rad/s", "rate at which the pull has fallen to gain"),
+            .number("fusion", "acceleration-band", \.motion.fusion.accelerationBand, 0.001...2, unit: "g", "||a| - 1| at which the accelerometer is ignored"),
+            .number("fusion", "rejection-hold-seconds", \.motion.fusion.rejectionHoldSeconds, 0...10, unit: "s", "ignored this long after that"),
+            .number("fusion", "bias-gain", \.motion.fusion.biasGain, 0...10, unit: "1/s^2", "Mahony's integral gain: bias learned in motion"),
+            .number("fusion", "still-rate", \.motion.fusion.stillRate, 0.0001...1, unit: "rad/s", "still: each rate this close to its recent mean"),
+            .number("fusion", "still-acceleration", \.motion.fusion.stillAcceleration, 0.0001...1, unit: "g", "still: the acceleration this close to its recent mean"),
+            .number("fusion", "still-seconds", \.motion.fusion.stillSeconds, 0...60, unit: "s", "still this long before the bias follows the gyroscope"),
+            .number("fusion", "bias-time-constant", \.motion.fusion.biasTimeConstant, 0.01...600, unit: "s", "how fast the bias follows it"),
+            .number("fusion", "recovery-gain", \.motion.fusion.recoveryGain, 0...100, unit: "1/s", "the pull while recovering from saturation"),
+            .number("fusion", "recovery-seconds", \.motion.fusion.recoverySeconds, 0...60, unit: "s", "calm this long ends the recovery"),
+
             // Issue #16: acceld-gateway's network faces (acceld never reads them).
             .flag("gateway", "http", \.gateway.http, "serve the live page, its WebSocket streams and /metrics"),
             ConfigKey(section: "gateway", name: "listen", help: "host:port HTTP listens on", set: { config, text in
@@ -337,7 +351,7 @@ extension Configuration {
     }
 
     /// Sections a client may change at run time with `configure`.
-    static let tunableSections: Set<String> = ["gravity", "orientation", "shake", "freefall", "movement", "tap"]
+    static let tunableSections: Set<String> = ["gravity", "orientation", "shake", "freefall", "movement", "tap", "fusion"]
 
     /// Applies "section.key" = value pairs (the `configure` request's
     /// tunables); returns why one cannot be applied, or nil.

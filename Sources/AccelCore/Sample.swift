@@ -21,11 +21,15 @@ public struct Sample: Sendable, Equatable {
     public var counts: Counts
     /// Specific force in g, in the board's axes, calibrated.
     public var g: Vector3
+    /// The gyroscope's rate in rad/s, board axes, right-handed, on parts
+    /// that have one (nil otherwise).
+    public var rotationRate: Vector3?
 
-    public init(seq: UInt64, t: Double, counts: Counts, g: Vector3) {
+    public init(seq: UInt64, t: Double, counts: Counts, g: Vector3, rotationRate: Vector3? = nil) {
         self.seq = seq
         self.t = t
         self.counts = counts
         self.g = g
+        self.rotationRate = rotationRate
     }
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelCore
 /// SplitMix64: a tiny, fast, seedable generator, so the chip model's noise
 /// is the same on every run and every machine.
 public struct SeededRandom: RandomNumberGenerator, Sendable {

@@ -175,7 +175,9 @@ public final class Daemon: @unchecked Sendable {
             imperfections.offset = Vector3(0.012, -0.008, 0.018)
             imperfections.rateError = 0.01
             let part = options.configuration.device.profile ?? .lis302dl
-            let model = ChipModel(profile: part, motion: try DeviceSource.motion(named: name), time: time,
+            let motion = try DeviceSource.motion(named: name)
+            if let notice = DeviceSource.ignoredRotation(motion, part: part) { logger.notice("\(notice)") }
+            let model = ChipModel(profile: part, motion: motion, time: time,
                                   imperfections: imperfections, location: "chip model (\(name))")
             return { try Accelerometer(bus: model, time: time, part: part) }
         }

@@ -33,6 +33,15 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
         return TraceMotion(try Trace(contentsOf: name), name: name)
     }
 
+    /// What a person should hear when `motion` carries rotation rates that
+    /// `part` cannot play: the trace's accelerometer columns still play;
+    /// its `wx,wy,wz` are ignored (docs/TRACE-FORMAT.md). No part of this
+    /// build's table has a gyroscope yet.
+    public static func ignoredRotation(_ motion: any MotionSource, part: ChipProfile) -> String? {
+        guard let trace = motion as? TraceMotion, trace.trace.rotationRates != nil else { return nil }
+        return "\(trace.name) has rotation rates (wx,wy,wz); the \(part.name) has no gyroscope, so they are ignored"
+    }
+
     /// Opens the bus (or builds the model of `part`, the LIS302DL unless
     /// named) on `time`.
     public func openBus(time: TimeSource, part: ChipProfile? = nil, imperfections: ChipModel.Imperfections = .init()) throws -> RegisterBus {

@@ -9,16 +9,21 @@ import Darwin
 /// A recording in the project's trace format (docs/TRACE-FORMAT.md):
 /// `#` comment lines, the header `t,x,y,z`, then one row per sample of
 /// seconds and specific force in g (+1 g on the axis pointing up at rest).
+/// A trace from a part with a gyroscope has the header `t,x,y,z,wx,wy,wz`
+/// and the rotation rate in rad/s on each row.
 public struct Trace: Sendable, Equatable {
     public var comments: [String]
     public var times: [Double]
     public var samples: [Vector3]
+    /// rad/s, row for row with `samples`; nil for an accelerometer's trace.
+    public var rotationRates: [Vector3]?
 
-    public init(comments: [String] = [], times: [Double] = [], samples: [Vector3] = []) {
-        precondition(times.count == samples.count)
+    public init(comments: [String] = [], times: [Double] = [], samples: [Vector3] = [], rotationRates: [Vector3]? = nil) {
+        precondition(times.count == samples.count && (rotationRates?.count ?? times.count) == times.count)
         self.comments = comments
         self.times = times
         self.samples = samples
+        self.rotationRates = rotationRates
     }
 
     public var count: Int { times.count }
@@ -32,13 +37,14 @@ public struct Trace: Sendable, Equatable {
     }
 
     public static let header = "t,x,y,z"
+    public static let rotationHeader = "t,x,y,z,wx,wy,wz"
 
     public struct FormatError: Error, Equatable, CustomStringConvertible {
         public let source: String
         public let line: Int
         public let reason: String
         public var description: String {
-            "\(source):\(line): \(reason) (trace format: '#' comments, the header 't,x,y,z', then rows of seconds and g, e.g. '0.010,0.02,-0.01,0.98')"
+            "\(source):\(line): \(reason) (trace format: '#' comments, the header 't,x,y,z' (or 't,x,y,z,wx,wy,wz' with rotation rates), then rows of seconds and g (and rad/s), e.g. '0.010,0.02,-0.01,0.98')"
         }
     }
 
@@ -47,7 +53,8 @@ public struct Trace: Sendable, Equatable {
         var comments: [String] = []
         var times: [Double] = []
         var samples: [Vector3] = []
-        var sawHeader = false
+        var rates: [Vector3] = []
+        var columns: [String] = []
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -57,41 +64,38 @@ public struct Trace: Sendable, Equatable {
                 continue
             }
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            guard sawHeader else {
-                let cells = line.split(separator: ",").map { $0.trimmingCharacters() }
-                guard cells == ["t", "x", "y", "z"] else {
-                    throw FormatError(source: source, line: lineNumber, reason: "expected the header 't,x,y,z', found '\(line.prefix(60))'")
+            guard !columns.isEmpty else {
+                let cells = line.split(separator: ",").map { String($0.trimmingCharacters()) }
+                guard cells.joined(separator: ",") == Trace.header || cells.joined(separator: ",") == Trace.rotationHeader else {
+                    throw FormatError(source: source, line: lineNumber, reason: "expected the header 't,x,y,z' or 't,x,y,z,wx,wy,wz', found '\(line.prefix(60))'")
                 }
-                sawHeader = true
+                columns = cells
                 continue
             }
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard cells.count == 4 else {
-                throw FormatError(source: source, line: lineNumber, reason: "expected 4 comma-separated values (t,x,y,z), found \(cells.count)")
+            guard cells.count == columns.count else {
+                throw FormatError(source: source, line: lineNumber,
+                                  reason: "expected \(columns.count) comma-separated values (\(columns.joined(separator: ","))), found \(cells.count)")
             }
-            var values = (0.0, 0.0, 0.0, 0.0)
+            var values: [Double] = []
+            values.reserveCapacity(columns.count)
             for (index, cell) in cells.enumerated() {
                 guard let value = Double(cell.trimmingCharacters()), value.isFinite else {
-                    let column = ["t", "x", "y", "z"][index]
-                    throw FormatError(source: source, line: lineNumber, reason: "column \(column) is '\(cell.prefix(30))', not a finite number")
+                    throw FormatError(source: source, line: lineNumber, reason: "column \(columns[index]) is '\(cell.prefix(30))', not a finite number")
                 }
-                switch index {
-                case 0: values.0 = value
-                case 1: values.1 = value
-                case 2: values.2 = value
-                default: values.3 = value
-                }
+                values.append(value)
             }
-            if let previous = times.last, values.0 <= previous {
-                throw FormatError(source: source, line: lineNumber, reason: "time \(values.0) s does not increase (previous row: \(previous) s)")
+            if let previous = times.last, values[0] <= previous {
+                throw FormatError(source: source, line: lineNumber, reason: "time \(values[0]) s does not increase (previous row: \(previous) s)")
             }
-            times.append(values.0)
-            samples.append(Vector3(values.1, values.2, values.3))
+            times.append(values[0])
+            samples.append(Vector3(values[1], values[2], values[3]))
+            if values.count == 7 { rates.append(Vector3(values[4], values[5], values[6])) }
         }
         let lastLine = text.hasSuffix("\n") ? lineNumber - 1 : lineNumber
-        guard sawHeader else { throw FormatError(source: source, line: lastLine, reason: "no header 't,x,y,z' found") }
+        guard !columns.isEmpty else { throw FormatError(source: source, line: lastLine, reason: "no header 't,x,y,z' found") }
         guard !times.isEmpty else { throw FormatError(source: source, line: lastLine, reason: "no samples after the header") }
-        self.init(comments: comments, times: times, samples: samples)
+        self.init(comments: comments, times: times, samples: samples, rotationRates: columns.count == 7 ? rates : nil)
     }
 
     /// Reads and parses a file.
@@ -103,13 +107,16 @@ public struct Trace: Sendable, Equatable {
     }
 
     /// The text form: comments, header, rows with 6 decimals for t and 5 for g
-    /// (10 µg: finer than any chip of the family resolves).
+    /// (10 µg: finer than any chip of the family resolves) and 6 for rad/s
+    /// (1 µrad/s: finer than any gyroscope's noise).
     public var text: String {
         var out = comments.map { "# \($0)\n" }.joined()
-        out += Trace.header + "\n"
-        out.reserveCapacity(out.utf8.count + times.count * 36)
-        for (t, g) in zip(times, samples) {
-            out += "\(fixed(t, 6)),\(fixed(g.x, 5)),\(fixed(g.y, 5)),\(fixed(g.z, 5))\n"
+        out += (rotationRates == nil ? Trace.header : Trace.rotationHeader) + "\n"
+        out.reserveCapacity(out.utf8.count + times.count * (rotationRates == nil ? 36 : 66))
+        for (i, (t, g)) in zip(times, samples).enumerated() {
+            out += "\(fixed(t, 6)),\(fixed(g.x, 5)),\(fixed(g.y, 5)),\(fixed(g.z, 5))"
+            if let w = rotationRates?[i] { out += ",\(fixed(w.x, 6)),\(fixed(w.y, 6)),\(fixed(w.z, 6))" }
+            out += "\n"
         }
         return out
     }

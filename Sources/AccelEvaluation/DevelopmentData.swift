@@ -100,6 +100,24 @@ public struct DevelopmentData: Sendable {
         return truth
     }
 
+    /// Core Motion's rotation rate beside a coremotion/ recording, from
+    /// rotation/ under the same name (`t,wx,wy,wz`, rad/s), as a trace whose
+    /// samples are rates, so that `TraceMotion` interpolates it.
+    public func rotation(for path: String) throws -> Trace {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let rotationPath = root + "/rotation/" + name
+        guard let text = readTextFile(rotationPath) else { throw DataError(message: "cannot read \(rotationPath)") }
+        var trace = Trace()
+        for line in text.split(separator: "\n").dropFirst() where !line.hasPrefix("#") {
+            let v = line.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard v.count == 4 else { continue }
+            trace.times.append(v[0])
+            trace.samples.append(Vector3(v[1], v[2], v[3]))
+        }
+        guard trace.count > 1 else { throw DataError(message: "\(rotationPath) has no rows of t,wx,wy,wz") }
+        return trace
+    }
+
     /// daily/: the UCI HAPT labels from the comment line
     /// "labelled segments (start-end s:code): 9.36-29.98:5 ...".
     /// Codes 1-3 walking and stairs, 4-6 sitting, standing, lying.

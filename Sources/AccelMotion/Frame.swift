@@ -14,14 +14,24 @@ public struct Frame: Sendable, Equatable {
     /// acceleration − gravity, g.
     public var user: Vector3
     public var attitude: Attitude
+    /// With a gyroscope: its rate, bias removed (rad/s), ...
+    public var rotationRate: Vector3?
+    /// ... the fused attitude (board axes into Z-up, X arbitrary), ...
+    public var quaternion: Quaternion?
+    /// ... and whether it saturated and the attitude is being recovered.
+    public var gyroscopeRecovering = false
 
-    public init(seq: UInt64, t: Double, acceleration: Vector3, gravity: Vector3, user: Vector3, attitude: Attitude) {
+    public init(seq: UInt64, t: Double, acceleration: Vector3, gravity: Vector3, user: Vector3, attitude: Attitude,
+                rotationRate: Vector3? = nil, quaternion: Quaternion? = nil, gyroscopeRecovering: Bool = false) {
         self.seq = seq
         self.t = t
         self.acceleration = acceleration
         self.gravity = gravity
         self.user = user
         self.attitude = attitude
+        self.rotationRate = rotationRate
+        self.quaternion = quaternion
+        self.gyroscopeRecovering = gyroscopeRecovering
     }
 }
 

@@ -14,9 +14,17 @@ public struct MotionPipeline: Sendable {
     private var freeFallDetector: FreeFallDetector
     private var movementDetector: MovementDetector
     private var tapDetector: TapDetector
+    /// Made at the first sample with a rotation rate: parts without a
+    /// gyroscope keep the accelerometer's gravity filter alone.
+    private var fusion: AttitudeFusion?
+    /// The gyroscope's full scale (rad/s) and its offset from calibration.
+    private let gyroscopeRange: Double
+    private let gyroscopeBias: Vector3
 
-    public init(settings: MotionSettings = MotionSettings()) {
+    public init(settings: MotionSettings = MotionSettings(), gyroscopeRange: Double = .infinity, gyroscopeBias: Vector3 = .zero) {
         self.settings = settings
+        self.gyroscopeRange = gyroscopeRange
+        self.gyroscopeBias = gyroscopeBias
         gravityFilter = GravityFilter(settings: settings.gravity)
         baselineFilter = GravityFilter(settings: settings.gravity.baseline)
         orientationDetector = OrientationDetector(settings: settings.orientation)
@@ -40,6 +48,7 @@ public struct MotionPipeline: Sendable {
         freeFallDetector.settings = settings.freeFall
         movementDetector.settings = settings.movement
         tapDetector.settings = settings.tap
+        fusion?.settings = settings.fusion
     }
 
     /// Processes one sample; appends any events it completes to `events`.
@@ -47,7 +56,13 @@ public struct MotionPipeline: Sendable {
         let t = sample.t
         let a = sample.g
         let magnitude = a.magnitude
-        let gravity = gravityFilter.process(a, t: t)
+        let filtered = gravityFilter.process(a, t: t)
+        var fused: AttitudeFusion.Output?
+        if let rate = sample.rotationRate {
+            if fusion == nil { fusion = AttitudeFusion(settings: settings.fusion, range: gyroscopeRange, bias: gyroscopeBias) }
+            fused = fusion?.process(acceleration: a, rate: rate, t: t)
+        }
+        let gravity = fused?.gravity ?? filtered
         // What the detectors call user acceleration: against the baseline.
         let user = a - baselineFilter.process(a, t: t)
 
@@ -78,7 +93,9 @@ public struct MotionPipeline: Sendable {
         } else if let tap = tapDetector.process(user: user, t: t) {
             events.append(.tap(tap))
         }
-        return Frame(seq: sample.seq, t: t, acceleration: a, gravity: gravity, user: a - gravity,
-                     attitude: Attitude(gravity: gravity))
+        let attitude = fused.map { Attitude(quaternion: $0.attitude) } ?? Attitude(gravity: gravity)
+        return Frame(seq: sample.seq, t: t, acceleration: a, gravity: gravity, user: a - gravity, attitude: attitude,
+                     rotationRate: fused?.rotationRate, quaternion: fused?.attitude,
+                     gyroscopeRecovering: fused?.isRecovering ?? false)
     }
 }

@@ -8,6 +8,7 @@ public struct MotionSettings: Sendable, Equatable {
     public var freeFall = FreeFallSettings()
     public var movement = MovementSettings()
     public var tap = TapSettings()
+    public var fusion = FusionSettings()
     public init() {}
 }
 
@@ -157,5 +158,46 @@ public struct TapSettings: Sendable, Equatable {
     /// A second tap must begin within this of the first; a single tap is
     /// reported when it has passed (s).
     public var doubleTapSeconds = 0.4
+    public init() {}
+}
+
+/// The gyroscope's fusion (`AttitudeFusion`), for parts that have one.
+/// Measured against Core Motion's gravity on coremotion/ with rotation/'s
+/// rates (docs/ALGORITHMS.md): the error is flat within 0.1° for `gain`
+/// 0.1 to 0.3 and `accelerationBand` 0.05 to 0.15; the rest gain and the
+/// hold matter most.
+public struct FusionSettings: Sendable, Equatable {
+    /// The accelerometer's pull while the board turns (1/s): a time
+    /// constant of 5 s, so a hand's strokes, which accelerate the board for
+    /// a fraction of a second, barely move the attitude.
+    public var gain = 0.2
+    /// ... and while it barely turns (1/s): 0.33 s, so the estimate settles
+    /// onto the accelerometer's mean at rest (0.6° from Core Motion's at
+    /// rest, against 1.6° for 1 1/s).
+    public var restGain = 3.0
+    /// The pull goes from `restGain` to `gain` as |rate| rises to this (rad/s, 29°/s).
+    public var restRate = 0.5
+    /// It fades to nothing as ||a| − 1 g| rises to this (g).
+    public var accelerationBand = 0.1
+    /// ... and stays off this long after it did (s): a chop or an impact
+    /// rings, and passes through 1 g on the way.
+    public var rejectionHoldSeconds = 0.2
+    /// Still, for the bias: each rate within this of its recent mean
+    /// (rad/s, 1.7°/s; a datasheet noise is a hundredth of it) ...
+    public var stillRate = 0.03
+    /// ... the acceleration within this of its recent mean (g) ...
+    public var stillAcceleration = 0.03
+    /// ... for this long (s).
+    public var stillSeconds = 1.0
+    /// The bias follows the still gyroscope with this time constant (s).
+    public var biasTimeConstant = 2.0
+    /// Mahony's integral gain (1/s²): the bias learned in motion from the
+    /// accelerometer's pull. A phone in hand is never still, so only this
+    /// finds an offset there.
+    public var biasGain = 0.02
+    /// After saturation, the pull while calm (1/s: 0.2 s) ...
+    public var recoveryGain = 5.0
+    /// ... until the board has been calm this long (s).
+    public var recoverySeconds = 1.0
     public init() {}
 }

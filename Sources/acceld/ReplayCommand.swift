@@ -63,6 +63,9 @@ struct ReplayCommand: ParsableCommand {
         if let (key, reason) = configuration.device.problem(on: configuration.device.profile ?? .lis302dl) {
             exitWithError(ValidationError("--\(key): \(reason)"))
         }
+        if let notice = DeviceSource.ignoredRotation(motion, part: configuration.device.profile ?? .lis302dl) {
+            printError("acceld replay: \(notice)")
+        }
         let writer = LineWriter(fd: 1)
         do {
             try Replay(motion: motion, configuration: configuration).run(writingTo: writer, frames: !eventsOnly)

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelDriver
+import AccelEvaluation
 import Foundation
 import Testing
 import TestSupport
@@ -37,6 +39,36 @@ struct ReplayCommandTests {
         #expect(result.status == 65)
         #expect(result.stderr.contains("bad.csv:3: expected 4 comma-separated values"))
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test("a trace with rotation rates replays on a part without a gyroscope, saying they are ignored")
+    func rotationIgnored() throws {
+        let path = try temporaryFile("t,x,y,z,wx,wy,wz\n0,0,0,1,0,0,0.5\n0.5,0,0,1,0,0,0.5\n", name: "turn.csv")
+        let result = try acceld(["replay", path, "--part", "LIS3DH"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("turn.csv has rotation rates (wx,wy,wz); the LIS3DH has no gyroscope, so they are ignored"))
+        #expect(result.stdout.contains(#""class":"frame""#))
+        let plain = try acceld(["replay", try temporaryFile("t,x,y,z\n0,0,0,1\n0.5,0,0,1\n", name: "still.csv")])
+        #expect(!plain.stderr.contains("rotation"), "no notice for an accelerometer's trace")
+    }
+
+    @Test("merge-rotation.py pairs a coremotion/ recording with its rotation/ rates, row for row, into a trace acceld replays")
+    func mergedRotation() throws {
+        let name = "u_03-shake-it-data.csv"
+        let merged = try run("/usr/bin/python3", [repositoryRoot + "/scripts/merge-rotation.py",
+                                                  sharedData + "/coremotion/" + name, sharedData + "/rotation/" + name])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let trace = try Trace(parsing: merged.stdout, source: "merged")
+        let accelerometer = try Trace(contentsOf: sharedData + "/coremotion/" + name)
+        let rotation = try DevelopmentData(root: sharedData).rotation(for: "coremotion/" + name)
+        #expect(trace.samples == accelerometer.samples && trace.times == accelerometer.times)
+        #expect(trace.rotationRates == rotation.samples)
+        let path = try temporaryFile(merged.stdout, name: name)
+        let replay = try acceld(["replay", path, "--events-only"])
+        #expect(replay.status == 0 && replay.stderr.contains("has rotation rates (wx,wy,wz)"))
+        let mismatched = try run("/usr/bin/python3", [repositoryRoot + "/scripts/merge-rotation.py",
+                                                      sharedData + "/coremotion/" + name, sharedData + "/rotation/u_03-chop-it-data.csv"])
+        #expect(mismatched.status != 0 && mismatched.stderr.contains("must pair up row for row"))
     }
 
     @Test("a bad configuration is refused with the key and the reason, exit 78")

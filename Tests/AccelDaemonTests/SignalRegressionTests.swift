@@ -45,4 +45,19 @@ struct SignalRegressionTests {
         #expect(report.unsupportedFlipsPerMinute <= 0.5)
         #expect(report.gravityMedian <= 7.5 && report.gravityMean <= 16)
     }
+
+    /// Issue #28's targets: Core Motion's own rotation rates (rotation/)
+    /// fused with the recordings' accelerometer, against its gravity.
+    @Test("with a gyroscope, gravity is within 2° median, 6° mean and 1° at rest of Core Motion's", arguments: [100, 400])
+    func fusedGravity(rate: Int) throws {
+        let report = try FusionEvaluation(data: DevelopmentData(root: sharedData)).run(rate: rate)
+        report.lines.forEach { print($0) }
+        let fused = report.withGyroscope, alone = report.withoutGyroscope
+        #expect(fused.median <= 2 && fused.mean <= 6, "median \(fused.median)°, mean \(fused.mean)°")
+        #expect(fused.restMedian <= 1, "at rest \(fused.restMedian)°")
+        // The accelerometer alone on the same input: what the fusion is for.
+        #expect(alone.median > 3 * fused.median && alone.mean > 3 * fused.mean)
+        // An offset the recordings' rates do not have: learned enough in motion to stay usable.
+        #expect(report.withBias.median <= 4 && report.withBias.mean <= 6, "with 1°/s of offset: \(report.withBias.median)° / \(report.withBias.mean)°")
+    }
 }

@@ -35,6 +35,9 @@ struct TraceTests {
         ("t,x,y,z\n0,0,nan,1\n", 2, "not a finite number"),
         ("# only a comment\n", 1, "no header"),
         ("t,x,y,z\n\n", 2, "no samples"),
+        ("t,x,y,z,wx,wy,wz\n0,0,0,1,0,0,0\n0.1,0,0,1\n", 3, "expected 7 comma-separated values (t,x,y,z,wx,wy,wz), found 4"),
+        ("t,x,y,z,wx,wy,wz\n0,0,0,1,0,fast,0\n", 2, "column wy is 'fast'"),
+        ("t,x,y,z,wx\n0,0,0,1,0\n", 1, "expected the header"),
     ])
     func malformed(text: String, line: Int, reason: String) {
         let error = #expect(throws: Trace.FormatError.self) { try Trace(parsing: text, source: "bad.csv") }
@@ -55,6 +58,16 @@ struct TraceTests {
                           samples: [Vector3(0, 0, 1), Vector3(-0.25, 0.5, 0.98765), Vector3(1.5, -2, 0)])
         #expect(try Trace(parsing: trace.text) == trace)
         #expect(trace.text.contains("0.002500,-0.25000,0.50000,0.98765"))
+    }
+
+    @Test("a trace with rotation rates keeps them row for row, and writes them back")
+    func rotationColumns() throws {
+        let trace = try Trace(parsing: "# gyro\nt,x,y,z,wx,wy,wz\n0,0,0,1,0.1,-0.2,0.3\n0.01,0,0,1,0.000001,0,-3.5\n")
+        #expect(trace.rotationRates == [Vector3(0.1, -0.2, 0.3), Vector3(0.000001, 0, -3.5)])
+        #expect(trace.samples == [Vector3(0, 0, 1), Vector3(0, 0, 1)])
+        #expect(trace.text.contains("t,x,y,z,wx,wy,wz\n0.000000,0.00000,0.00000,1.00000,0.100000,-0.200000,0.300000\n"))
+        #expect(try Trace(parsing: trace.text) == trace)
+        #expect(try Trace(parsing: "t,x,y,z\n0,0,0,1\n").rotationRates == nil, "an accelerometer's trace has none")
     }
 
     @Test("trace motion interpolates linearly and holds the ends")
