@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // libFuzzer target: any bytes as a trace file. Parsed or refused with a
-// line number; a parsed trace's times strictly increase.
+// line number; a parsed trace's times strictly increase and its rotation
+// rates (if any) pair up with its rows.
 import FuzzerDriver
 import AccelCore
 import AccelDriver
@@ -12,6 +13,7 @@ func fuzzTrace(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let trace = try Trace(parsing: text, source: "fuzz")
         precondition(zip(trace.times.dropFirst(), trace.times).allSatisfy { $0 > $1 })
         precondition(trace.samples.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite })
+        precondition(trace.rotationRates.map { $0.count == trace.count && $0.allSatisfy { $0.x.isFinite && $0.y.isFinite && $0.z.isFinite } } ?? true)
     } catch let error as Trace.FormatError {
         precondition(error.line >= 0)
     } catch {
