@@ -1102,18 +1102,22 @@ static void emu_irq_teardown(void)
 /*
  * A client made on the adapter at a chip's address (new_device) gets the
  * chip's INT line, as a device tree's `interrupts` would give it: before
- * its driver probes, which then makes the chip's own trigger.
+ * its driver probes, which then makes the chip's own trigger. It goes in
+ * init_irq: i2c_device_probe() starts from client->irq = client->init_irq,
+ * so a line set in client->irq alone is gone by the time the driver looks.
  */
 static int emu_i2c_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	struct i2c_client *client = i2c_verify_client(data);
 	struct emu_chip *chip;
 
-	if (action != BUS_NOTIFY_ADD_DEVICE || !client || client->adapter != &emu_adapter || client->irq)
+	if (action != BUS_NOTIFY_ADD_DEVICE || !client || client->adapter != &emu_adapter || client->init_irq)
 		return NOTIFY_DONE;
 	chip = emu_find(client->addr);
-	if (chip && chip->irq)
+	if (chip && chip->irq) {
+		client->init_irq = chip->irq;
 		client->irq = chip->irq;
+	}
 	return NOTIFY_OK;
 }
 

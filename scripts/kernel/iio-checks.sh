@@ -52,6 +52,7 @@ for rate in 100 400; do
     attempt=0 earlier="" result=fail
     while [ $attempt -lt 3 ]; do
         attempt=$((attempt + 1))
+        found="buffer $(cat $iio/buffer/enable), trigger '$(cat $iio/trigger/current_trigger)'"
         start_daemon iio --iio lis3dh --rate $rate || break
         watch_chip iio 0x18
         end_client
@@ -71,7 +72,9 @@ for rate in 100 400; do
         [ "$trigger" = lis3dh-trigger -a "${frequency%%.*}" = $rate ]
     name="IIO at $rate Hz: every frame is the sample its number says, and each gap exactly the samples missing ($summary$earlier)"
     judge "$result" "$name" check "$name" [ "$result" = pass ]
-    check "IIO at $rate Hz: stopped, acceld leaves the buffer off and the trigger unset ($left)" [ "$left" = "buffer 0, trigger ''" ]
+    # st_accel sets its own trigger at probe: acceld uses it and leaves it
+    # there; only a trigger acceld set (or made) is undone.
+    check "IIO at $rate Hz: stopped, acceld leaves the buffer off and the trigger as it found it ($found, now $left)" [ "$left" = "$found" -a "${left%%,*}" = "buffer 0" ]
 done
 echo 0x18 > /sys/bus/i2c/devices/i2c-$EMU_BUS/delete_device
 rmmod accel_emu
