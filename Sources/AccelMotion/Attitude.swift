@@ -58,15 +58,16 @@ public struct Attitude: Sendable, Equatable {
 
     /// This attitude seen from `reference` (Core Motion's
     /// multiply(byInverseOf:)): Q = R_refᵀ·R, reported as the pitch and roll
-    /// that would make the board feel Q's "up". Level at the reference.
+    /// that would make the board feel Q's "up", and Q's yaw where either
+    /// has one (a gyroscope's). Level, and heading 0, at the reference.
     public func relative(to reference: Attitude) -> Attitude {
         let r = rotationMatrix, ref = reference.rotationMatrix
-        // Third row of Q: (column 2 of R_ref)ᵀ · R.
-        let c = Vector3(ref[0].z, ref[1].z, ref[2].z)
-        let up = Vector3(
-            c.x * r[0].x + c.y * r[1].x + c.z * r[2].x,
-            c.x * r[0].y + c.y * r[1].y + c.z * r[2].y,
-            c.x * r[0].z + c.y * r[1].z + c.z * r[2].z)
-        return Attitude(gravity: up)
+        // Q[i][j] = column i of R_ref · column j of R.
+        func q(_ i: KeyPath<Vector3, Double>, _ j: KeyPath<Vector3, Double>) -> Double {
+            ref[0][keyPath: i] * r[0][keyPath: j] + ref[1][keyPath: i] * r[1][keyPath: j] + ref[2][keyPath: i] * r[2][keyPath: j]
+        }
+        var relative = Attitude(gravity: Vector3(q(\.z, \.x), q(\.z, \.y), q(\.z, \.z)))
+        if yaw != 0 || reference.yaw != 0 { relative.yaw = atan2(-q(\.x, \.y), q(\.y, \.y)) }
+        return relative
     }
 }

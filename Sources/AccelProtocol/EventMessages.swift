@@ -10,9 +10,12 @@ public struct FrameFields: OptionSet, Sendable, Hashable {
     public static let gravity = FrameFields(rawValue: 2)
     public static let user = FrameFields(rawValue: 4)
     public static let attitude = FrameFields(rawValue: 8)
-    public static let all: FrameFields = [.acc, .gravity, .user, .attitude]
+    /// The gyroscope's rate (parts with one).
+    public static let rotation = FrameFields(rawValue: 16)
+    public static let all: FrameFields = [.acc, .gravity, .user, .attitude, .rotation]
 
-    public static let names: [(String, FrameFields)] = [("acc", .acc), ("gravity", .gravity), ("user", .user), ("attitude", .attitude)]
+    public static let names: [(String, FrameFields)] = [("acc", .acc), ("gravity", .gravity), ("user", .user), ("attitude", .attitude),
+                                                        ("rotation", .rotation)]
 
     /// The wire names of these fields, in the protocol's order.
     public var wireNames: [String] { FrameFields.names.filter { contains($0.1) }.map(\.0) }
@@ -45,9 +48,18 @@ public struct FrameMessage: Sendable, Equatable {
     public var pitch: Double?
     /// Degrees.
     public var roll: Double?
+    /// With a gyroscope: degrees about the vertical, from the first sample's heading ...
+    public var yaw: Double?
+    /// ... the attitude as a quaternion (board axes into Z up) ...
+    public var quaternion: Quaternion?
+    /// ... the rate with its offset removed, rad/s ...
+    public var rotationRate: Vector3?
+    /// ... and true while the attitude recovers from a saturated gyroscope.
+    public var gyroscopeRecovering: Bool
 
     public init(seq: UInt64, t: Double, acceleration: Vector3? = nil, gravity: Vector3? = nil, user: Vector3? = nil,
-                pitch: Double? = nil, roll: Double? = nil) {
+                pitch: Double? = nil, roll: Double? = nil, yaw: Double? = nil, quaternion: Quaternion? = nil,
+                rotationRate: Vector3? = nil, gyroscopeRecovering: Bool = false) {
         self.seq = seq
         self.t = t
         self.acceleration = acceleration
@@ -55,6 +67,10 @@ public struct FrameMessage: Sendable, Equatable {
         self.user = user
         self.pitch = pitch
         self.roll = roll
+        self.yaw = yaw
+        self.quaternion = quaternion
+        self.rotationRate = rotationRate
+        self.gyroscopeRecovering = gyroscopeRecovering
     }
 
     /// What a client with these fields and this reference attitude is sent.
@@ -67,19 +83,29 @@ public struct FrameMessage: Sendable, Equatable {
             let shown = reference.map { frame.attitude.relative(to: $0) } ?? frame.attitude
             pitch = degrees(shown.pitch)
             roll = degrees(shown.roll)
+            if frame.quaternion != nil {
+                yaw = degrees(shown.yaw)
+                let q = shown.quaternion
+                quaternion = Quaternion(w: q.w, x: q.x, y: q.y, z: q.z)
+            }
         }
+        if fields.contains(.rotation) { rotationRate = frame.rotationRate }
+        gyroscopeRecovering = frame.gyroscopeRecovering
     }
 
-    /// Pitch and roll in radians, when they were sent.
+    /// Pitch, roll (and yaw) in radians, when they were sent.
     public var attitude: Attitude? {
         guard let pitch, let roll else { return nil }
-        return Attitude(pitch: radians(pitch), roll: radians(roll))
+        return Attitude(pitch: radians(pitch), roll: radians(roll), yaw: radians(yaw ?? 0))
     }
 
     init(_ f: MessageFields) throws(MessageError) {
+        let q = try f.optionalNumbers("quaternion", count: 4)
         self.init(seq: try f.uint64("seq"), t: try f.number("t"),
                   acceleration: try f.optionalVector("acc"), gravity: try f.optionalVector("gravity"),
-                  user: try f.optionalVector("user"), pitch: try f.optionalNumber("pitch"), roll: try f.optionalNumber("roll"))
+                  user: try f.optionalVector("user"), pitch: try f.optionalNumber("pitch"), roll: try f.optionalNumber("roll"),
+                  yaw: try f.optionalNumber("yaw"), quaternion: q.map { Quaternion(w: $0[0], x: $0[1], y: $0[2], z: $0[3]) },
+                  rotationRate: try f.optionalVector("rotationRate"), gyroscopeRecovering: try f.optionalBool("gyroRecovering") ?? false)
     }
 
     func encode(_ line: inout JSONLine) {
@@ -90,6 +116,10 @@ public struct FrameMessage: Sendable, Equatable {
         if let user { line.add("user", user, decimals: Decimals.g) }
         if let pitch { line.add("pitch", pitch, decimals: Decimals.angle) }
         if let roll { line.add("roll", roll, decimals: Decimals.angle) }
+        if let yaw { line.add("yaw", yaw, decimals: Decimals.angle) }
+        if let q = quaternion { line.addRaw("quaternion", "[\(fixed(q.w, Decimals.quaternion)),\(fixed(q.x, Decimals.quaternion)),\(fixed(q.y, Decimals.quaternion)),\(fixed(q.z, Decimals.quaternion))]") }
+        if let rotationRate { line.add("rotationRate", rotationRate, decimals: Decimals.rate) }
+        if gyroscopeRecovering { line.add("gyroRecovering", true) }
     }
 
     public var jsonBytes: [UInt8] {

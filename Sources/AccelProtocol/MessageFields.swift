@@ -41,6 +41,10 @@ struct MessageFields {
     func string(_ key: String) throws(MessageError) -> String { try required(key, "a string", \.string) }
     func optionalString(_ key: String) throws(MessageError) -> String? { try optional(key, "a string", \.string) }
     func bool(_ key: String) throws(MessageError) -> Bool { try required(key, "true or false", \.bool) }
+    func optionalBool(_ key: String) throws(MessageError) -> Bool? { try optional(key, "true or false", \.bool) }
+    func optionalNumbers(_ key: String, count: Int) throws(MessageError) -> [Double]? {
+        try optional(key, "an array of \(count) numbers") { $0.numbers(count: count) }
+    }
     func strings(_ key: String) throws(MessageError) -> [String] {
         try required(key, "an array of strings") { value in
             value.array.flatMap { items in

@@ -15,6 +15,9 @@ enum Decimals {
     static let t = 6
     static let angle = 2
     static let height = 3
+    /// rad/s: 10 µrad/s, finer than a gyroscope's noise.
+    static let rate = 5
+    static let quaternion = 5
 }
 
 func degrees(_ radians: Double) -> Double { radians * 180 / .pi }

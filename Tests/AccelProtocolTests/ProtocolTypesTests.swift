@@ -130,3 +130,52 @@ struct ProtocolTypesTests {
         }
     }
 }
+
+@Suite("Frames from a part with a gyroscope")
+struct GyroscopeFrameTests {
+    /// A second of a board turning about its z axis at 0.5 rad/s, flat.
+    func frames() -> [Frame] {
+        var pipeline = MotionPipeline()
+        var events: [MotionEvent] = []
+        return (0..<100).map { i in
+            pipeline.process(Sample(seq: UInt64(i), t: Double(i) / 100, counts: Counts(0, 0, 0), g: Vector3(0, 0, 1),
+                                    rotationRate: Vector3(0, 0, 0.5)), events: &events)
+        }
+    }
+
+    @Test("a fused frame carries yaw, the quaternion and the rate, and the wire reads back the same")
+    func roundTrip() throws {
+        let frame = frames().last!
+        let json = frame.json()
+        for key in ["\"yaw\":28.", "\"quaternion\":[", "\"rotationRate\":[0.00000,0.00000,0.50000]"] {
+            #expect(json.contains(key), "\(json)")
+        }
+        #expect(!json.contains("gyroRecovering"))
+        guard case .frame(let decoded) = try Message(parsing: Array(json.utf8)) else { Issue.record("not a frame: \(json)"); return }
+        #expect(Message.frame(decoded).json == json, "what is read back writes the same line")
+        #expect(decoded.quaternion != nil && decoded.rotationRate == Vector3(0, 0, 0.5))
+        #expect(abs(decoded.attitude!.yaw - 0.495) < 0.001, "yaw in radians after 0.99 s at 0.5 rad/s")
+    }
+
+    @Test("the rotation field can be left out, and an accelerometer's frame has none of the gyroscope's fields")
+    func fields() {
+        let fused = frames().last!
+        #expect(!fused.json(fields: [.acc, .attitude]).contains("rotationRate"))
+        #expect(fused.json(fields: [.rotation]).contains("rotationRate"))
+        var pipeline = MotionPipeline()
+        var events: [MotionEvent] = []
+        let plain = pipeline.process(Sample(seq: 0, t: 0, counts: Counts(0, 0, 0), g: Vector3(0, 0, 1)), events: &events).json()
+        for key in ["yaw", "quaternion", "rotationRate", "gyroRecovering"] { #expect(!plain.contains(key), "\(plain)") }
+    }
+
+    @Test("a client's zero makes yaw and the quaternion relative to that moment")
+    func zero() {
+        let all = frames()
+        let message = FrameMessage(all[99], reference: all[49].attitude)
+        // Half a second at 0.5 rad/s: 0.25 rad, 14.3°, about z.
+        #expect(abs(message.yaw! - 0.25 * 180 / .pi) < 0.05, "yaw \(message.yaw!)°")
+        #expect(abs(message.pitch!) < 1e-6 && abs(message.roll!) < 1e-6)
+        let q = message.quaternion!
+        #expect(abs(q.w - cos(0.125)) < 1e-3 && abs(q.z - sin(0.125)) < 1e-3 && abs(q.x) < 1e-6 && abs(q.y) < 1e-6, "\(q)")
+    }
+}
