@@ -134,26 +134,49 @@ struct IIOTests {
         #expect(KernelOwner(bus: 1, address: 0x19, i2cDevices: fake.i2cDevices, iioPaths: fake.paths) == nil)
     }
 
-    @Test("numbering from timestamps: a clock 5 % off its rate makes no gaps, nor stamps up to 0.6 of a period late; a gap counts exactly the scans missing")
+    @Test("numbering from timestamps: a clock 5 % off its rate makes no gaps, nor stamps up to 0.95 of a period late; a gap counts exactly the scans missing")
     func numbering() {
         var random = SeededRandom(seed: 7)
         for ratio in [0.95, 1.0, 1.05] {
             var numbering = ScanNumbering(rate: 400)
             let period = 2_500_000 * ratio
             var made = 1e9
-            var missing = 0
+            var truth: [Int64: Int] = [:]
+            var decided: [Int64: Int] = [:]
             for i in 0..<4000 {
                 let skipped = i % 300 == 299 ? 3 : 0  // a gap of 3 now and then
                 made += period * Double(1 + skipped)
                 // Stamped when the interrupt was handled: 20 to 60 µs
-                // after, and now and then up to 0.6 period late.
-                let late = i % 50 == 7 ? 0.6 * period * Double.random(in: 0...1, using: &random) : 20_000 + 40_000 * Double.random(in: 0...1, using: &random)
-                let counted = numbering.missing(before: Int64(made + late))
-                #expect(counted == skipped, "sample \(i) at \(ratio)")
-                missing += counted
+                // after, and now and then up to 0.95 period late (a busy
+                // CPU), after a gap too.
+                let late = i % 50 == 7 || i % 300 == 299 ? 0.95 * period * Double.random(in: 0...1, using: &random)
+                    : 20_000 + 40_000 * Double.random(in: 0...1, using: &random)
+                let stamp = Int64(made + late)
+                truth[stamp] = skipped
+                for (timestamp, missing) in numbering.number(stamp) {
+                    #expect(decided[timestamp] == nil, "sample \(i): decided twice")
+                    decided[timestamp] = missing
+                }
             }
-            #expect(missing == 13 * 3)
+            if let last = numbering.release(now: .max) { decided[last.timestamp] = last.missing }
+            let wrong = decided.filter { truth[$0.key] != $0.value }
+            #expect(decided.count == truth.count && wrong.isEmpty, "at \(ratio): \(wrong.count) scans numbered wrong, \(truth.count - decided.count) undecided")
+            #expect(decided.values.reduce(0, +) == 13 * 3)
         }
+    }
+
+    @Test("a scan that seems to follow a gap waits for the next stamp, and alone is released two periods later")
+    func heldScan() {
+        var numbering = ScanNumbering(rate: 100)
+        #expect(numbering.number(0).map(\.missing) == [0])
+        #expect(numbering.number(10_000_000).map(\.missing) == [0])
+        // 28 ms after: a sample missing, or one stamped 8 ms late? Held.
+        #expect(numbering.number(28_000_000).isEmpty)
+        #expect(numbering.release(now: 40_000_000) == nil, "not yet two periods")
+        // The next, on time at 30 ms: the 28 ms one was late, nothing missing.
+        #expect(numbering.number(30_000_000).map(\.missing) == [0, 0])
+        #expect(numbering.number(58_000_000).isEmpty)
+        #expect(numbering.release(now: 80_000_000)?.missing == 2, "alone: two samples missing stand")
     }
 
     @Test("the sampler: frames numbered by timestamp, gaps counted lost; a silent trigger is stalled, an unplugged device lost, then back", .daemons)

@@ -119,18 +119,43 @@ public final class IIOSampler: @unchecked Sendable {
         }
         var deliveries: [Delivery] = []
         for scan in scans {
-            let missing = numbering.missing(before: scan.timestamp)
-            counters.lost += missing
-            seq += UInt64(missing)
-            let chip = buffer.chipAcceleration(scan.counts)
-            if let collector, collector(chip) { self.collector = nil }
-            let g = mountMatrix.apply(buffer.mountMatrix.apply(calibration.apply(chip)))
-            var events: [MotionEvent] = []
-            let frame = pipeline.process(Sample(seq: seq, t: Double(scan.timestamp) / 1e9, counts: scan.counts, g: g), events: &events)
-            seq += 1
-            counters.published += 1
-            deliveries.append(Delivery(frame: frame, events: events))
+            for (timestamp, missing) in numbering.number(scan.timestamp) {
+                let decided = timestamp == scan.timestamp ? scan : held!
+                if decided == held { held = nil }
+                deliveries.append(deliver(decided, after: missing, buffer: buffer))
+            }
+            if numbering.isHolding(scan.timestamp) { held = scan }
         }
+        flush(deliveries)
+    }
+
+    /// A scan whose gap waits for the next scan's stamp (`ScanNumbering`).
+    private var held: IIOScan?
+
+    /// The scan numbered `missing` samples after the previous one, as a frame.
+    private func deliver(_ scan: IIOScan, after missing: Int, buffer: IIOBuffer) -> Delivery {
+        counters.lost += missing
+        seq += UInt64(missing)
+        let chip = buffer.chipAcceleration(scan.counts)
+        if let collector, collector(chip) { self.collector = nil }
+        let g = mountMatrix.apply(buffer.mountMatrix.apply(calibration.apply(chip)))
+        var events: [MotionEvent] = []
+        let frame = pipeline.process(Sample(seq: seq, t: Double(scan.timestamp) / 1e9, counts: scan.counts, g: g), events: &events)
+        seq += 1
+        counters.published += 1
+        return Delivery(frame: frame, events: events)
+    }
+
+    /// A held scan with nothing after it by `now` (or before the buffer
+    /// goes): its gap stands.
+    private func releaseHeld(now: Int64 = .max) {
+        guard let scan = held, let buffer, let (_, missing) = numbering.release(now: now) else { return }
+        held = nil
+        flush([deliver(scan, after: missing, buffer: buffer)])
+    }
+
+    private func flush(_ deliveries: [Delivery]) {
+        guard !deliveries.isEmpty else { return }
         output(deliveries.count == 1 ? .frame(deliveries[0].frame, deliveries[0].events) : .batch(deliveries))
     }
 
@@ -148,6 +173,7 @@ public final class IIOSampler: @unchecked Sendable {
             } catch {}
             return
         }
+        releaseHeld(now: Int64(time.nanoseconds))
         let silence = Double(now - lastScan) / 1e9
         if !stalled && silence > max(2, 20 / Double(configuration.rate)) {
             stalled = true
@@ -158,6 +184,7 @@ public final class IIOSampler: @unchecked Sendable {
     }
 
     private func lose(_ error: Error) {
+        releaseHeld()
         counters.busErrors += 1
         let device = buffer?.device.description ?? "the IIO device"
         closeBuffer()
@@ -180,6 +207,7 @@ extension IIOSampler: DeviceSampler {
             throw IIOError.fixedRange(device: device.description, range: configuration.range)
         }
         try device.setSamplingFrequency(wanted.rate)
+        releaseHeld()
         closeBuffer()
         let previous = configuration.rate
         configuration.rate = wanted.rate
