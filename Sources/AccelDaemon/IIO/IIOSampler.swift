@@ -32,7 +32,7 @@ public final class IIOSampler: @unchecked Sendable {
     private let logger = Logger(label: "acceld.iio")
     var pipeline: MotionPipeline
     private var buffer: IIOBuffer?
-    private var reader: DispatchSourceRead?
+    private var watcher: BufferWatcher?
     private var ticker: DispatchSourceTimer?
     private var numbering: ScanNumbering
     private var seq: UInt64 = 0
@@ -80,18 +80,19 @@ public final class IIOSampler: @unchecked Sendable {
     }
 
     private func listen() {
-        guard let buffer, reader == nil else { return }
-        let reader = DispatchSource.makeReadSource(fileDescriptor: buffer.descriptor, queue: queue)
-        reader.setEventHandler { [unowned self] in read() }
-        reader.resume()
-        self.reader = reader
+        guard let buffer, watcher == nil else { return }
+        watcher = BufferWatcher(descriptor: buffer.descriptor, target: queue, readable: { [unowned self] in read() })
     }
 
+    /// The buffer is stopped at once; the watcher closes its descriptor
+    /// when its loop has ended.
     private func closeBuffer() {
-        reader?.cancel()
-        reader = nil
-        buffer?.close()
-        buffer = nil
+        guard let buffer else { return }
+        self.buffer = nil
+        guard let watcher else { return buffer.close() }
+        self.watcher = nil
+        buffer.close(keepingDescriptor: true)
+        watcher.stop()
     }
 
     // MARK: Reading

@@ -137,11 +137,13 @@ public final class IIOBuffer {
         (counts.vector + offset).scaled(by: scale)
     }
 
-    /// Stops the buffer and undoes what acceld set up; idempotent.
-    public func close() {
+    /// Stops the buffer and undoes what acceld set up; idempotent. With
+    /// `keepingDescriptor`, the node stays open: the caller closes it once
+    /// nothing polls it any more.
+    public func close(keepingDescriptor: Bool = false) {
         guard !closed else { return }
         closed = true
-        if descriptor >= 0 { Glibc.close(descriptor) }
+        if !keepingDescriptor && descriptor >= 0 { Glibc.close(descriptor) }
         try? device.write("buffer/enable", "0")
         if setTrigger { try? device.write("trigger/current_trigger", "") }
         if let madeTrigger { IIOTriggers.remove(madeTrigger, paths: device.paths) }
