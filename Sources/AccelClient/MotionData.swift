@@ -33,26 +33,40 @@ public struct AccelerometerData: Sendable, Equatable {
     public var sequence: UInt64
 }
 
+/// The gyroscope's rate about the board's x, y and z axes, rad/s,
+/// right-handed, its offset removed (CMRotationRate).
+public struct RotationRate: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+    init(_ v: Vector3) { self.init(x: v.x, y: v.y, z: v.z) }
+}
+
 /// Gravity and user acceleration split, and the attitude (CMDeviceMotion).
-/// There is no gyroscope: `attitude` is pitch and roll from gravity, yaw 0.
+/// With a gyroscope (`MotionManager.isGyroAvailable`) they are fused and
+/// `rotationRate` is its rate; without one, `attitude` is pitch and roll
+/// from gravity, yaw 0, and `rotationRate` is zero.
 public struct DeviceMotion: Sendable, Equatable {
     public var gravity: Acceleration
     public var userAcceleration: Acceleration
-    /// Relative to the reference attitude when one is set.
+    /// Relative to the reference attitude when one is set; yaw with a gyroscope.
     public var attitude: Attitude
+    public var rotationRate: RotationRate
     public var timestamp: Double
     public var sequence: UInt64
 }
 
 extension Attitude {
     /// Core Motion's multiply(byInverseOf:): this attitude, seen from
-    /// `reference` (level at the reference).
+    /// `reference` (level, and heading 0, at the reference).
     public mutating func multiply(byInverseOf reference: Attitude) {
         self = relative(to: reference)
     }
-
-    /// Yaw is unknown without a gyroscope or magnetometer: always 0.
-    public var yaw: Double { 0 }
 }
 
 /// The kinds of event a program can ask for.

@@ -70,6 +70,8 @@ public final class MotionManager: Sendable {
     /// Whether acceld answers on the socket now (it owns the accelerometer).
     public var isAccelerometerAvailable: Bool { (try? DaemonConnection(path: socketPath, timeout: 2)) != nil }
     public var isDeviceMotionAvailable: Bool { isAccelerometerAvailable }
+    /// Whether acceld's part has a gyroscope (its hello says its range).
+    public var isGyroAvailable: Bool { (try? DaemonConnection(path: socketPath, timeout: 2))?.device.gyroscope != nil }
     public var isAccelerometerActive: Bool { state.withLock { $0.accelerometerActive } }
     public var isDeviceMotionActive: Bool { state.withLock { $0.deviceMotionActive } }
 
@@ -396,7 +398,7 @@ public final class MotionManager: Sendable {
                 state.latestAttitude = attitude
                 if let reference = state.reference { attitude.multiply(byInverseOf: reference) }
                 motion = DeviceMotion(gravity: Acceleration(gravity), userAcceleration: Acceleration(user), attitude: attitude,
-                                      timestamp: frame.t, sequence: frame.seq)
+                                      rotationRate: RotationRate(frame.rotationRate ?? .zero), timestamp: frame.t, sequence: frame.seq)
                 if state.deviceMotionActive { state.latestMotion = motion }
             }
             var due: [(Update, Subscriber)] = []

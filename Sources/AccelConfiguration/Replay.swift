@@ -31,7 +31,7 @@ public struct Replay {
         let model = ChipModel(profile: part, motion: motion, time: time, location: "chip model (replay of \(motion.name))")
         let driver = try Accelerometer(bus: model, time: time, part: part, mountMatrix: configuration.device.mountMatrix)
         try driver.configure(configuration.device.configuration)
-        var pipeline = MotionPipeline(settings: configuration.motion)
+        var pipeline = MotionPipeline(settings: configuration.motion, gyroscopeRange: driver.rotationRange ?? .infinity)
         var events: [MotionEvent] = []
         var summary = Summary()
         let period = model.periodNanoseconds
@@ -41,7 +41,8 @@ public struct Replay {
         while time.nanoseconds <= end {
             let reading = try driver.read()
             if reading.status.contains(.dataReady) {
-                let sample = Sample(seq: seq, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts))
+                let sample = Sample(seq: seq, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts),
+                                    rotationRate: reading.rotation.flatMap(driver.rotationRate))
                 seq += 1
                 onFrame(pipeline.process(sample, events: &events))
                 summary.samples += 1

@@ -174,6 +174,10 @@ public final class Daemon: @unchecked Sendable {
             imperfections.noise = 0.004
             imperfections.offset = Vector3(0.012, -0.008, 0.018)
             imperfections.rateError = 0.01
+            // A six-axis part's gyroscope: an offset within the LSM6DSO's
+            // typical ±1 dps, and its noise at 104 Hz (the fusion learns the first).
+            imperfections.gyroscopeOffset = Vector3(0.6, -0.4, 0.3)
+            imperfections.gyroscopeNoise = 0.03
             let part = options.configuration.device.profile ?? .lis302dl
             let motion = try DeviceSource.motion(named: name)
             if let notice = DeviceSource.ignoredRotation(motion, part: part) { logger.notice("\(notice)") }

@@ -17,5 +17,6 @@ extension DeviceInfo {
         self.mode = mode?.name ?? configuration.mode ?? "unknown"
         resolution = mode?.resolutionBits ?? 0
         fifo = profile?.fifo == nil ? nil : configuration.fifoWatermark
+        gyroscope = profile?.gyroscope?.ranges[0].dps
     }
 }

@@ -103,6 +103,7 @@ public final class Sampler: @unchecked Sendable {
         let driver = try connect()
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         try driver.configure(configuration)
+        pipeline.gyroscopeRange = driver.rotationRange ?? .infinity
         self.driver = driver
         servedPart = driver.profile.name
         lastPoll = time.nanoseconds
@@ -274,18 +275,19 @@ public final class Sampler: @unchecked Sendable {
             }
             phase.acquire()
         }
-        let (frame, events) = deliver(reading.counts, instant: instant)
+        let (frame, events) = deliver(reading.counts, rotation: reading.rotation, instant: instant)
         send(.frame(frame, events))
         return instant
     }
 
     /// Turns the next sample (number `seq`, made at `instant`) into a frame
     /// and its events.
-    func deliver(_ counts: Counts, instant: Double) -> (Frame, [MotionEvent]) {
+    func deliver(_ counts: Counts, rotation: Counts? = nil, instant: Double) -> (Frame, [MotionEvent]) {
         let driver = driver!
         lastInstant = instant
         if let collector, collector(driver.chipAcceleration(counts)) { self.collector = nil }
-        let sample = Sample(seq: seq, t: instant / 1e9, counts: counts, g: driver.acceleration(counts))
+        let sample = Sample(seq: seq, t: instant / 1e9, counts: counts, g: driver.acceleration(counts),
+                            rotationRate: rotation.flatMap(driver.rotationRate))
         seq += 1
         counters.published += 1
         var events: [MotionEvent] = []

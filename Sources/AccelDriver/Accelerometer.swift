@@ -90,6 +90,10 @@ public final class Accelerometer {
             throw DriverError.unsupportedRate(configuration.rate, part: profile.name, mode: mode.name, available: mode.rates.map(\.hertz))
         }
         var settings = mode.settings + [ChipProfile.Setting(profile.rangeField, range.code), ChipProfile.Setting(profile.rateField, rate.code)]
+        if let gyroscope = profile.gyroscope {
+            // The gyroscope at the accelerometer's rate, over its widest range.
+            settings += [ChipProfile.Setting(gyroscope.rateField, rate.code), ChipProfile.Setting(gyroscope.rangeField, gyroscope.ranges[0].code)]
+        }
         if let fifo = profile.fifo {
             let watermark = min(max(configuration.fifoWatermark, 0), fifo.depth - 1)
             settings += watermark > 0
@@ -182,9 +186,16 @@ public final class Accelerometer {
     }
 
     /// Status byte, then one little-endian 16-bit slot per axis holding a
-    /// left-justified two's-complement value of `resolutionBits` bits.
+    /// left-justified two's-complement value of `resolutionBits` bits (and
+    /// the gyroscope's three, on a six-axis part).
     public func decode(_ bytes: [UInt8]) -> Reading {
-        Reading(status: Status(rawValue: bytes[0]), counts: counts(bytes, at: 1))
+        guard let gyroscope = profile.gyroscope else {
+            return Reading(status: Status(rawValue: bytes[0]), counts: counts(bytes, at: profile.accelerometerOffset))
+        }
+        // XLDA in the family's terms: every axis ready; no overrun bit.
+        let ready = bytes[0] & profile.statusBits.dataReady != 0
+        return Reading(status: ready ? [.dataReady, .xDataReady, .yDataReady, .zDataReady] : [],
+                       counts: counts(bytes, at: profile.accelerometerOffset), rotation: counts(bytes, at: gyroscope.dataOffset))
     }
 
     /// Three little-endian, left-justified 16-bit slots from `offset`.
@@ -251,6 +262,17 @@ public final class Accelerometer {
         }
         for index in 0..<count { samples.append(self.counts(fifoBytes, at: index * ChipProfile.sampleBytes)) }
     }
+
+    /// The gyroscope's digits to rad/s in the board's axes: its widest
+    /// range's sensitivity, then the mount matrix (the offset is the
+    /// fusion's to learn, or calibration's).
+    public func rotationRate(_ counts: Counts) -> Vector3? {
+        guard let gyroscope = profile.gyroscope else { return nil }
+        return mountMatrix.apply(counts.vector * (gyroscope.ranges[0].dpsPerDigit * .pi / 180))
+    }
+
+    /// The gyroscope's full scale in rad/s (nil without one): a rate at it saturated.
+    public var rotationRange: Double? { profile.gyroscope.map { Double($0.ranges[0].dps) * .pi / 180 } }
 
     /// Digits to g in the chip's axes, uncalibrated.
     public func chipAcceleration(_ counts: Counts) -> Vector3 { counts.vector * sensitivity }

@@ -42,6 +42,13 @@ public final class ChipModel: RegisterBus {
         public var selfTestForce: Vector3?
         /// Axes whose output is stuck at a value in digits (a broken part).
         public var stuckOutputs: [Axis: Int] = [:]
+        /// The gyroscope's zero-rate offset, dps per axis (datasheet: ±1 dps
+        /// typical on the LSM6DSO), and its rms noise per sample, dps.
+        public var gyroscopeOffset = Vector3.zero
+        public var gyroscopeNoise = 0.0
+        /// The rate the gyroscope's self-test adds, dps; nil is the middle
+        /// of the published limits.
+        public var gyroscopeSelfTestRate: Vector3?
         public var seed: UInt64 = 0x1C
         public init() {}
     }
@@ -266,8 +273,11 @@ public final class ChipModel: RegisterBus {
             registers[Int(register)] &= ~profile.bootField.mask  // BOOT clears itself when done
             bootEndsAt = nil
         }
-        if register > status && register <= status + 6 {
+        if profile.gyroscope == nil && register > status && register <= status + 6 {
             return fifoStreaming ? readFIFO(register) : readOutput(register)
+        }
+        if let gyroscope = profile.gyroscope {
+            return readSixAxisOutput(register, gyroscope: gyroscope)
         }
         if register == status && dataReadyAlwaysSet { return registers[Int(register)] | 0x0F }
         if let spec = profile.fifo, register == spec.sourceRegister {
@@ -304,6 +314,19 @@ public final class ChipModel: RegisterBus {
             registers[Int(profile.statusRegister)] = status
         }
         return registers[Int(register)]
+    }
+
+    /// A six-axis part's register: reading the accelerometer's or the
+    /// gyroscope's last output byte clears XLDA or GDA; the rest is the
+    /// register file.
+    private func readSixAxisOutput(_ register: UInt8, gyroscope: ChipProfile.Gyroscope) -> UInt8 {
+        let status = profile.statusRegister
+        if register == status + UInt8(profile.accelerometerOffset + 5) { registers[Int(status)] &= ~profile.statusBits.dataReady }
+        if register == status + UInt8(gyroscope.dataOffset + 5) { registers[Int(status)] &= ~profile.statusBits.gyroscopeReady }
+        switch access[Int(register)] {
+        case .readOnly, .readWrite: return registers[Int(register)]
+        case .readClears, nil: return 0
+        }
     }
 
     /// An output register in FIFO mode: the oldest sample's byte; reading
@@ -385,6 +408,16 @@ public final class ChipModel: RegisterBus {
             return
         }
 
+        if let gyroscope = profile.gyroscope {
+            // No overrun bit: an unread sample is simply replaced.
+            let unread = registers[Int(status)] & profile.statusBits.dataReady
+            counters.samplesLost += fresh - 1 + (unread != 0 ? 1 : 0)
+            registers[Int(status)] |= profile.statusBits.dataReady | profile.statusBits.gyroscopeReady
+            let instant = start + index * period
+            store(outputWords(at: instant), at: Int(status) + profile.accelerometerOffset)
+            store(gyroscopeWords(at: instant, gyroscope), at: Int(status) + gyroscope.dataOffset)
+            return
+        }
         var statusBits = registers[Int(status)]
         let unread = statusBits & 0x07
         counters.samplesLost += fresh - 1 + (unread != 0 ? 1 : 0)
@@ -398,6 +431,30 @@ public final class ChipModel: RegisterBus {
         registers[first] = UInt8(words.0 & 0xFF); registers[first + 1] = UInt8(words.0 >> 8)
         registers[first + 2] = UInt8(words.1 & 0xFF); registers[first + 3] = UInt8(words.1 >> 8)
         registers[first + 4] = UInt8(words.2 & 0xFF); registers[first + 5] = UInt8(words.2 >> 8)
+    }
+
+    private func store(_ words: (UInt16, UInt16, UInt16), at first: Int) {
+        registers[first] = UInt8(words.0 & 0xFF); registers[first + 1] = UInt8(words.0 >> 8)
+        registers[first + 2] = UInt8(words.1 & 0xFF); registers[first + 3] = UInt8(words.1 >> 8)
+        registers[first + 4] = UInt8(words.2 & 0xFF); registers[first + 5] = UInt8(words.2 >> 8)
+    }
+
+    /// The gyroscope's three words at `instant`: the motion's rate in dps,
+    /// the offset, noise and self-test added, at the configured range's
+    /// digit, clipped at full scale.
+    private func gyroscopeWords(at instant: UInt64, _ gyroscope: ChipProfile.Gyroscope) -> (UInt16, UInt16, UInt16) {
+        var dps = motion.rotationRate(at: motionTime(instant)) * (180 / .pi) + imperfections.gyroscopeOffset
+        if field(gyroscope.selfTestField) == gyroscope.selfTestCode {
+            let middle = (gyroscope.selfTestLimits.lowerBound + gyroscope.selfTestLimits.upperBound) / 2
+            dps += imperfections.gyroscopeSelfTestRate ?? Vector3(middle, middle, middle)
+        }
+        if imperfections.gyroscopeNoise > 0 {
+            dps += Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * imperfections.gyroscopeNoise
+        }
+        let code = field(gyroscope.rangeField)
+        let perDigit = (gyroscope.ranges.first { $0.code == code } ?? gyroscope.ranges[0]).dpsPerDigit
+        func word(_ v: Double) -> UInt16 { UInt16(bitPattern: Int16(min(max((v / perDigit).rounded(), -32768), 32767))) }
+        return (word(dps.x), word(dps.y), word(dps.z))
     }
 
     /// The three left-justified output words of the sample made at

@@ -3,18 +3,19 @@ import AccelCore
 // The parts, as data. Facts from ST's datasheets, cross-checked against the
 // Linux kernel's st_accel table (drivers/iio/accel/st_accel_core.c) and
 // Zephyr's lis2dh driver; docs/DRIVER.md cites each one.
+// (rw, ro and clears, the register helpers, serve the six-axis parts too.)
 
 private typealias Field = ChipProfile.Field
 private typealias Register = ChipProfile.Register
 
-private func rw(_ address: UInt8, _ name: String, reset: UInt8 = 0, _ fields: [(String, UInt8)] = []) -> Register {
-    Register(address: address, name: name, access: .readWrite, reset: reset, fields: fields.map { (name: $0.0, mask: $0.1) })
+func rw(_ address: UInt8, _ name: String, reset: UInt8 = 0, _ fields: [(String, UInt8)] = []) -> ChipProfile.Register {
+    ChipProfile.Register(address: address, name: name, access: .readWrite, reset: reset, fields: fields.map { (name: $0.0, mask: $0.1) })
 }
-private func ro(_ address: UInt8, _ name: String, reset: UInt8 = 0, _ fields: [(String, UInt8)] = []) -> Register {
-    Register(address: address, name: name, access: .readOnly, reset: reset, fields: fields.map { (name: $0.0, mask: $0.1) })
+func ro(_ address: UInt8, _ name: String, reset: UInt8 = 0, _ fields: [(String, UInt8)] = []) -> ChipProfile.Register {
+    ChipProfile.Register(address: address, name: name, access: .readOnly, reset: reset, fields: fields.map { (name: $0.0, mask: $0.1) })
 }
-private func clears(_ address: UInt8, _ name: String) -> Register {
-    Register(address: address, name: name, access: .readClears, reset: 0, fields: [])
+func clears(_ address: UInt8, _ name: String) -> ChipProfile.Register {
+    ChipProfile.Register(address: address, name: name, access: .readClears, reset: 0, fields: [])
 }
 
 private let statusFields: [(String, UInt8)] = [

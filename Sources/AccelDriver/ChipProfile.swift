@@ -163,9 +163,62 @@ public struct ChipProfile: Sendable {
     /// The datasheet's ODR tolerance: the published rate never exceeds the
     /// nominal ODR by more than this fraction.
     public let rateTolerance: Double
+    /// Where the accelerometer's OUT_X_L sits, counted in bytes from the
+    /// status register (the LIS family: right after it).
+    public var accelerometerOffset = 1
+    /// What the status register's bits mean.
+    public var statusBits = StatusBits.family
+    /// A six-axis part's gyroscope (the LSM6DS family).
+    public var gyroscope: Gyroscope? = nil
 
-    /// STATUS plus three 16-bit slots.
-    public var burstLength: Int { 7 }
+    /// The status register's data-ready and overrun bits.
+    public struct StatusBits: Sendable, Equatable {
+        /// New accelerometer data (the LIS family's ZYXDA with its per-axis XDA..ZDA).
+        public let dataReady: UInt8
+        /// A sample overwritten unread (ZYXOR and XOR..ZOR); 0 where the register has none.
+        public let overrun: UInt8
+        /// New gyroscope data (GDA); 0 without one.
+        public let gyroscopeReady: UInt8
+        public static let family = StatusBits(dataReady: 0x0F, overrun: 0xF0, gyroscopeReady: 0)
+        /// The LSM6DS family's STATUS_REG: XLDA, GDA; no overrun bit (the FIFO has it).
+        public static let sixAxis = StatusBits(dataReady: 0x01, overrun: 0, gyroscopeReady: 0x02)
+    }
+
+    /// A six-axis part's gyroscope, as data like the rest: it runs at the
+    /// accelerometer's rate code.
+    public struct Gyroscope: Sendable, Equatable {
+        public struct Range: Sendable, Equatable {
+            /// Full scale, ±degrees per second.
+            public let dps: Int
+            public let code: UInt8
+            /// Typical sensitivity, dps per digit.
+            public let dpsPerDigit: Double
+        }
+        /// Full scale (FS_G with FS_125 as one field).
+        public let rangeField: Field
+        /// Output data rate (ODR_G, the accelerometer's codes).
+        public let rateField: Field
+        /// The default (the widest: a hand turns a board at over 1000 dps) comes first.
+        public let ranges: [Range]
+        /// Where OUTX_L_G sits, counted from the status register.
+        public let dataOffset: Int
+        /// The self-test: the field and code that turn it on, and the
+        /// published change of the rate in dps at `selfTestRange`.
+        public let selfTestField: Field
+        public let selfTestCode: UInt8
+        public let selfTestRange: Int
+        public let selfTestLimits: ClosedRange<Double>
+        /// The datasheet's typical zero-rate level, ±dps, and rate noise density, dps/√Hz.
+        public let zeroRateLevel: Double
+        public let noiseDensity: Double
+
+        public func range(dps: Int) -> Range? { ranges.first { $0.dps == dps } }
+    }
+
+    /// STATUS and the outputs that follow it: the LIS family's three
+    /// 16-bit slots, or a six-axis part's temperature, gyroscope and
+    /// accelerometer.
+    public var burstLength: Int { max(accelerometerOffset, gyroscope?.dataOffset ?? 0) + ChipProfile.sampleBytes }
     /// Bytes per sample in the output registers (and in the FIFO).
     public static let sampleBytes = 6
 
@@ -197,7 +250,7 @@ extension ChipProfile {
     /// The parts this build drives. Several may share one WHO_AM_I with
     /// different scales (0x32, 0x33): then only `part` says which.
     public static let supported: [ChipProfile] = [
-        .lis302dl, .lis331dlh, .lis331hh, .h3lis331dl, .lis3dh, .lis2dh12, .lis3dsh,
+        .lis302dl, .lis331dlh, .lis331hh, .h3lis331dl, .lis3dh, .lis2dh12, .lis3dsh, .lsm6dso, .lsm6dsl, .lsm6ds3,
     ]
 
     /// Every name a person may give, canonical ones first.
@@ -229,8 +282,9 @@ extension ChipProfile {
         0x3A: "LIS3LV02DL (12-bit, a different register map)",
         0x41: "LIS2HH12 (a different register map)",
         0x44: "LIS2DW12 (a different register map)",
+        0x6B: "ISM330DHCX, LSM6DSR or ASM330LHH (six-axis parts not in the table yet)",
     ]
 
     /// Every 7-bit address a family member may answer at, in probe order.
-    public static let familyAddresses: [UInt8] = [0x18, 0x19, 0x1C, 0x1D]
+    public static let familyAddresses: [UInt8] = [0x18, 0x19, 0x1C, 0x1D, 0x6A, 0x6B]
 }

@@ -35,10 +35,9 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
 
     /// What a person should hear when `motion` carries rotation rates that
     /// `part` cannot play: the trace's accelerometer columns still play;
-    /// its `wx,wy,wz` are ignored (docs/TRACE-FORMAT.md). No part of this
-    /// build's table has a gyroscope yet.
+    /// its `wx,wy,wz` are ignored (docs/TRACE-FORMAT.md).
     public static func ignoredRotation(_ motion: any MotionSource, part: ChipProfile) -> String? {
-        guard let trace = motion as? TraceMotion, trace.trace.rotationRates != nil else { return nil }
+        guard part.gyroscope == nil, let trace = motion as? TraceMotion, trace.trace.rotationRates != nil else { return nil }
         return "\(trace.name) has rotation rates (wx,wy,wz); the \(part.name) has no gyroscope, so they are ignored"
     }
 

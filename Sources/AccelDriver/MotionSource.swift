@@ -14,6 +14,15 @@ public protocol MotionSource: AnyObject {
     /// starts again if it loops.
     var duration: Double { get }
     func specificForce(at t: Double) -> Vector3
+    /// The board's rotation rate at t, rad/s in its axes, right-handed: what
+    /// a perfect gyroscope reads. Consistent with `specificForce`: a turn
+    /// from one "up" to another is the rate that makes it.
+    func rotationRate(at t: Double) -> Vector3
+}
+
+extension MotionSource {
+    /// A source that says nothing about rotation: a board that does not turn.
+    public func rotationRate(at t: Double) -> Vector3 { .zero }
 }
 
 /// A recorded trace, linearly interpolated between rows. Calls with rising
@@ -48,6 +57,21 @@ public final class TraceMotion: MotionSource {
         let t0 = times[cursor], t1 = times[cursor + 1]
         return trace.samples[cursor].lerp(to: trace.samples[cursor + 1], (absolute - t0) / (t1 - t0))
     }
+
+    /// The trace's rotation rates, interpolated like the force; a trace
+    /// without them is a board that does not turn.
+    public func rotationRate(at t: Double) -> Vector3 {
+        guard let rates = trace.rotationRates else { return .zero }
+        let times = trace.times, absolute = t + times[0]
+        if absolute <= times[0] { return rates[0] }
+        if absolute >= times[times.count - 1] { return rates[times.count - 1] }
+        var low = 0, high = times.count - 1
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if times[mid] <= absolute { low = mid } else { high = mid }
+        }
+        return rates[low].lerp(to: rates[high], (absolute - times[low]) / (times[high] - times[low]))
+    }
 }
 
 /// Built-in motion, as a timeline of simple segments. Used by `--simulate`
@@ -69,6 +93,15 @@ public final class MotionScript: MotionSource {
             switch self {
             case .hold(_, let s), .rotate(_, _, let s), .shake(_, _, _, _, let s), .freeFall(let s), .impact(_, _, _, let s): s
             }
+        }
+
+        /// A turn's rate: in the board's axes "up" moves from `from` to
+        /// `to`, so the board turns about to × from, the angle over the time.
+        var rotationRate: Vector3 {
+            guard case .rotate(let from, let to, let s) = self else { return .zero }
+            let axis = to.normalized.cross(from.normalized)
+            let angle = acos(min(max(from.normalized.dot(to.normalized), -1), 1))
+            return axis.magnitude > 1e-12 ? axis.normalized * (angle / s) : .zero
         }
 
         func value(at local: Double) -> Vector3 {
@@ -115,6 +148,15 @@ public final class MotionScript: MotionSource {
         var index = segments.count - 1
         while starts[index] > local { index -= 1 }
         return segments[index].value(at: local - starts[index])
+    }
+
+    public func rotationRate(at t: Double) -> Vector3 {
+        var local = max(t, 0)
+        if loops { local = local.truncatingRemainder(dividingBy: duration) }
+        if local >= duration { return .zero }
+        var index = segments.count - 1
+        while starts[index] > local { index -= 1 }
+        return segments[index].rotationRate
     }
 
     /// Where "up" points for each of the six faces, in g.

@@ -19,11 +19,15 @@ public struct Status: OptionSet, Sendable, Hashable {
 
 /// One burst: the status byte and the outputs read in the same transaction.
 public struct Reading: Sendable, Equatable {
+    /// In the LIS family's terms, whatever the part's register says.
     public var status: Status
     public var counts: Counts
-    public init(status: Status, counts: Counts) {
+    /// The gyroscope's digits, on parts that have one.
+    public var rotation: Counts?
+    public init(status: Status, counts: Counts, rotation: Counts? = nil) {
         self.status = status
         self.counts = counts
+        self.rotation = rotation
     }
 }
 

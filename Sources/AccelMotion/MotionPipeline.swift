@@ -17,8 +17,9 @@ public struct MotionPipeline: Sendable {
     /// Made at the first sample with a rotation rate: parts without a
     /// gyroscope keep the accelerometer's gravity filter alone.
     private var fusion: AttitudeFusion?
-    /// The gyroscope's full scale (rad/s) and its offset from calibration.
-    private let gyroscopeRange: Double
+    /// The gyroscope's full scale (rad/s: a rate there is saturated), known
+    /// once the part is, and its offset from calibration.
+    public var gyroscopeRange: Double { didSet { fusion?.range = gyroscopeRange } }
     private let gyroscopeBias: Vector3
 
     public init(settings: MotionSettings = MotionSettings(), gyroscopeRange: Double = .infinity, gyroscopeBias: Vector3 = .zero) {

@@ -16,13 +16,16 @@ public struct DeviceInfo: Sendable, Equatable {
     /// The FIFO watermark in samples (0: read sample by sample); nil on
     /// parts without a FIFO.
     public var fifo: Int?
+    /// The gyroscope's full scale, ±dps, on parts that have one (Core
+    /// Motion's isGyroAvailable); nil without.
+    public var gyroscope: Int?
     public var state: String
     public var message: String?
     /// In pushed `device` messages: what happened (docs/PROTOCOL.md).
     public var event: String?
 
     public init(chip: String, location: String, range: Int, rate: Int, mode: String, resolution: Int,
-                fifo: Int? = nil, state: String = "ok", message: String? = nil, event: String? = nil) {
+                fifo: Int? = nil, gyroscope: Int? = nil, state: String = "ok", message: String? = nil, event: String? = nil) {
         self.chip = chip
         self.location = location
         self.range = range
@@ -30,6 +33,7 @@ public struct DeviceInfo: Sendable, Equatable {
         self.mode = mode
         self.resolution = resolution
         self.fifo = fifo
+        self.gyroscope = gyroscope
         self.state = state
         self.message = message
         self.event = event
@@ -38,7 +42,7 @@ public struct DeviceInfo: Sendable, Equatable {
     init(_ f: MessageFields) throws(MessageError) {
         self.init(chip: try f.string("chip"), location: try f.string("location"), range: try f.int("range"),
                   rate: try f.int("rate"), mode: try f.string("mode"), resolution: try f.int("resolution"),
-                  fifo: try f.optionalInt("fifo"), state: try f.string("state"), message: try f.optionalString("message"),
+                  fifo: try f.optionalInt("fifo"), gyroscope: try f.optionalInt("gyroscope"), state: try f.string("state"), message: try f.optionalString("message"),
                   event: try f.optionalString("event"))
     }
 
@@ -50,6 +54,7 @@ public struct DeviceInfo: Sendable, Equatable {
         line.add("mode", mode)
         line.add("resolution", resolution)
         if let fifo { line.add("fifo", fifo) }
+        if let gyroscope { line.add("gyroscope", gyroscope) }
         line.add("state", state)
         if let message { line.add("message", message) }
         if let event { line.add("event", event) }

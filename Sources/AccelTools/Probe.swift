@@ -80,7 +80,7 @@ public enum Probe {
             return ("no I2C buses found: enable I2C (Raspberry Pi: dtparam=i2c_arm=on, or raspi-config > Interface Options > I2C) and load i2c-dev (modprobe i2c-dev)", false)
         }
         let addresses = ChipProfile.familyAddresses.map(hex).joined(separator: ", ")
-        return ("nothing answered at \(addresses) on \(buses.joined(separator: ", ")): check power and wiring (SDA, SCL, GND, VDD), and the SDO strap (LIS302DL: 0x1c low, 0x1d high; LIS3DH and the LIS331 parts: 0x18 low, 0x19 high)", false)
+        return ("nothing answered at \(addresses) on \(buses.joined(separator: ", ")): check power and wiring (SDA, SCL, GND, VDD), and the SDO strap (LIS302DL: 0x1c low, 0x1d high; LIS3DH and the LIS331 parts: 0x18 low, 0x19 high; the LSM6DS parts: SA0 0x6a low, 0x6b high)", false)
     }
 }
 

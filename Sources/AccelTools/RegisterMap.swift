@@ -57,11 +57,21 @@ public enum RegisterMap {
         let fullScale = field(profile.rangeField).flatMap { code in profile.ranges.first { $0.code == code } }?.fullScale ?? profile.ranges[0].fullScale
         if let sensitivity = profile.sensitivity(fullScale: fullScale, mode: mode) {
             for (index, axis) in ["X", "Y", "Z"].enumerated() {
-                let high = profile.statusRegister + 2 + UInt8(2 * index)
+                let high = profile.statusRegister + UInt8(profile.accelerometerOffset + 1 + 2 * index)
                 guard let h = values[high] else { continue }
                 let word = Int16(bitPattern: UInt16(h) << 8 | UInt16(values[high - 1] ?? 0))
                 let digits = Int(word) >> (16 - mode.resolutionBits)
                 notes[high, default: []].append("\(axis) = \(digits) digits = \(fixed(Double(digits) * sensitivity, 3)) g at ±\(fullScale) g")
+            }
+        }
+        // The gyroscope's, on a six-axis part: 16-bit, at its range.
+        if let gyroscope = profile.gyroscope, let code = field(gyroscope.rangeField),
+           let range = gyroscope.ranges.first(where: { $0.code == code }) {
+            for (index, axis) in ["X", "Y", "Z"].enumerated() {
+                let high = profile.statusRegister + UInt8(gyroscope.dataOffset + 1 + 2 * index)
+                guard let h = values[high] else { continue }
+                let digits = Int(Int16(bitPattern: UInt16(h) << 8 | UInt16(values[high - 1] ?? 0)))
+                notes[high, default: []].append("\(axis) = \(digits) digits = \(fixed(Double(digits) * range.dpsPerDigit, 2)) dps at ±\(range.dps) dps")
             }
         }
         return notes.mapValues { $0.joined(separator: ", ") }

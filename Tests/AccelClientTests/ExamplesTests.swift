@@ -67,6 +67,17 @@ struct ExamplesTests {
         #expect(["-19°", "-20°", "-21°"].contains(last.split(separator: " ").last ?? ""), "\(last)")
     }
 
+    @Test("BubbleLevel on a part with a gyroscope shows the heading and the turn: 90°/s in the tour's first turn")
+    func bubbleLevelGyroscope() throws {
+        let daemon = try DaemonProcess(["--simulate", "tour", "--part", "LSM6DSO", "--rate", "104"])
+        defer { _ = daemon.stop() }
+        let lines = try runExample("BubbleLevel", seconds: 3.5, on: daemon).split(separator: "\n")
+        // The simulated gyroscope's offset reads as about 1°/s until the fusion has learnt it.
+        #expect(lines.first.map { $0.contains(" yaw ") && $0.contains(" turning ") } == true, "\(lines)")
+        // The tour holds face up for 2 s, then turns 90° in a second about y.
+        #expect(lines.contains { ["turning 89°/s", "turning 90°/s", "turning 91°/s"].contains(where: $0.contains) }, "\(lines)")
+    }
+
     @Test("BubbleLevel run by a user the socket refuses: the handler's error says so, with what to do")
     func bubbleLevelNoPermission() throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {

@@ -136,7 +136,7 @@ struct ProbeTests {
         #expect(findings.isEmpty)
         let verdict = Probe.verdict(findings, buses: ["/dev/i2c-9"]) { _, _ in "" }
         #expect(!verdict.found)
-        #expect(verdict.text.contains("nothing answered at 0x18, 0x19, 0x1c, 0x1d on /dev/i2c-9"))
+        #expect(verdict.text.contains("nothing answered at 0x18, 0x19, 0x1c, 0x1d, 0x6a, 0x6b on /dev/i2c-9"))
         #expect(verdict.text.contains("SDO strap"))
     }
 

@@ -27,7 +27,7 @@ class Vector(NamedTuple):
 
 @dataclass(frozen=True)
 class Attitude:
-    """Tilt from gravity alone, in degrees (there is no gyroscope, so no yaw).
+    """Tilt from gravity, in degrees (a frame from a part with a gyroscope carries yaw beside it).
 
     Pitch is positive when the +Y edge rises, roll when the +X edge goes down.
     """
@@ -81,6 +81,12 @@ def _vector(v: Any) -> Optional[Vector]:
     return None
 
 
+def _quaternion(v: Any) -> Optional[Tuple[float, float, float, float]]:
+    if isinstance(v, list) and len(v) == 4 and all(_number(c) is not None for c in v):
+        return tuple(float(c) for c in v)  # type: ignore[return-value]
+    return None
+
+
 def _strings(v: Any) -> Optional[Tuple[str, ...]]:
     return tuple(s for s in v if isinstance(s, str)) if isinstance(v, list) else None
 
@@ -124,6 +130,8 @@ class Device(Message):
     mode: Optional[str] = _field(_str)
     resolution: Optional[int] = _field(_int)
     fifo: Optional[int] = _field(_int)
+    #: The gyroscope's full scale, ±dps, on parts that have one (Core Motion's isGyroAvailable).
+    gyroscope: Optional[int] = _field(_int)
     state: Optional[str] = _field(_str)
     message: Optional[str] = _field(_str)
     event: Optional[str] = _field(_str)
@@ -179,7 +187,10 @@ class Frame(Message):
     """One sample: `seq` counts the chip's output periods, `t` is seconds on
     the daemon's CLOCK_MONOTONIC. The other fields are those the client
     watches (all by default); `pitch` and `roll` are degrees, relative to the
-    reference attitude once `zero()` was called."""
+    reference attitude once `zero()` was called. From a part with a
+    gyroscope also `yaw` (degrees), `quaternion` (w, x, y, z: board axes into
+    a frame whose z points up), `rotation_rate` (rad/s, its offset removed)
+    and `gyro_recovering` (the gyroscope saturated)."""
     CLASS = "frame"
     seq: Optional[int] = _field(_int)
     t: Optional[float] = _field(_number)
@@ -188,6 +199,10 @@ class Frame(Message):
     user: Optional[Vector] = _field(_vector)
     pitch: Optional[float] = _field(_number)
     roll: Optional[float] = _field(_number)
+    yaw: Optional[float] = _field(_number)
+    quaternion: Optional[Tuple[float, float, float, float]] = _field(_quaternion)
+    rotation_rate: Optional[Vector] = _field(_vector, wire="rotationRate")
+    gyro_recovering: Optional[bool] = _field(_bool, wire="gyroRecovering")
 
     @property
     def attitude(self) -> Optional[Attitude]:

@@ -29,7 +29,7 @@ def test_every_message_in_the_protocol_document_parses_to_its_dataclass():
         for key, value in obj.items():
             if key == "class" or value is None:  # a documented null stays None
                 continue
-            name = {"emptyReads": "empty_reads"}.get(key, key)
+            name = {"emptyReads": "empty_reads", "rotationRate": "rotation_rate", "gyroRecovering": "gyro_recovering"}.get(key, key)
             assert getattr(msg, name) is not None, f"{obj['class']}.{key} lost"
 
 
@@ -103,3 +103,13 @@ def test_attitude_relative_to_a_reference():
     assert a.relative_to(a) == acceld.Attitude(0.0, 0.0)
     assert acceld.Attitude(20.0, 0.0).relative_to(acceld.Attitude(5.0, 0.0)) == acceld.Attitude(15.0, 0.0)
     assert acceld.Attitude(0.0, 20.0).multiply_by_inverse_of(acceld.Attitude(0.0, 5.0)) == acceld.Attitude(0.0, 15.0)
+
+
+def test_a_frame_from_a_part_with_a_gyroscope():
+    line = ('{"class":"frame","seq":5120,"t":51.204512,"acc":[0.0012,0.4990,0.8661],"pitch":30.00,"roll":0.00,'
+            '"yaw":12.50,"quaternion":[0.96018,0.25728,0.02818,0.10516],"rotationRate":[0.00012,-0.00031,0.21817]}')
+    frame = acceld.parse(json.loads(line))
+    assert frame.yaw == 12.5 and frame.quaternion == (0.96018, 0.25728, 0.02818, 0.10516)
+    assert frame.rotation_rate == acceld.messages.Vector(0.00012, -0.00031, 0.21817) and frame.gyro_recovering is None
+    hello = acceld.parse(json.loads('{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LSM6DSO","location":"x","range":2,"rate":104,"mode":"high-performance","resolution":16,"gyroscope":2000,"state":"ok"}}'))
+    assert hello.device.gyroscope == 2000

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+// ST's six-axis parts, as data: an accelerometer and a gyroscope on one
+// map. Facts from ST's register headers and self-test examples
+// (STMems_Standard_C_drivers: lsm6dso_reg.h, lsm6dsl_reg.h,
+// lsm6ds3_reg.h and their *_self_test.c), the Linux kernel's st_lsm6dsx
+// table and the LSM6DSO datasheet (DS12140); docs/DRIVER.md cites them.
+
+private typealias Field = ChipProfile.Field
+
+extension ChipProfile {
+    /// The LSM6DS map: WHO_AM_I 0x0F; CTRL1_XL (ODR_XL, FS_XL), CTRL2_G
+    /// (ODR_G, FS_G with FS_125), CTRL3_C (BOOT, BDU, IF_INC), CTRL5_C
+    /// (ST_G, ST_XL); STATUS_REG 0x1E (XLDA, GDA, TDA), then the
+    /// temperature (0x20), the gyroscope (0x22) and the accelerometer
+    /// (0x28): one 16-byte burst. 16-bit outputs at every rate. The FIFO
+    /// (tagged on the LSM6DSO, a pattern on the others) is not used yet.
+    private static func lsm6dsFamily(name: String, aliases: [String], whoAmI: UInt8, fastestRate: Int,
+                                     accelerometerSelfTest: ClosedRange<Int>, zeroRateLevel: Double, noiseDensity: Double) -> ChipProfile {
+        // 12.5 Hz (code 1) is left out: rates are whole hertz.
+        let rates = [Rate(hertz: 26, code: 2), Rate(hertz: 52, code: 3), Rate(hertz: 104, code: 4), Rate(hertz: 208, code: 5),
+                     Rate(hertz: 416, code: 6), Rate(hertz: 833, code: 7), Rate(hertz: 1660, code: 8), Rate(hertz: 3330, code: 9),
+                     Rate(hertz: 6660, code: 10)].filter { $0.hertz <= fastestRate }
+        var profile = ChipProfile(
+            name: name,
+            aliases: aliases,
+            whoAmI: whoAmI,
+            addresses: [0x6A, 0x6B],
+            whoAmIRegister: 0x0F,
+            autoIncrement: .controlBit(Field(0x12, mask: 0x04)),   // IF_INC
+            statusRegister: 0x1E,
+            controlBaseline: [
+                (0x12, 0x44),  // CTRL3_C: BDU, IF_INC (first: every later burst walks)
+                (0x10, 0x00),  // CTRL1_XL: ODR_XL and FS_XL set below
+                (0x11, 0x00),  // CTRL2_G: ODR_G and FS_G set below
+                (0x13, 0x00),  // CTRL4_C
+                (0x14, 0x00),  // CTRL5_C: no self-test
+            ],
+            rangeField: Field(0x10, mask: 0x0C),   // FS_XL
+            rateField: Field(0x10, mask: 0xF0),    // ODR_XL
+            powerField: Field(0x10, mask: 0xF0),   // ODR_XL = 0 is power-down
+            bootField: Field(0x12, mask: 0x80),    // BOOT
+            modes: [Mode(name: "high-performance", resolutionBits: 16, settings: [], rates: rates)],
+            // FS_XL's codes are not in order: 00 ±2, 01 ±16, 10 ±4, 11 ±8 g.
+            ranges: [
+                Range(fullScale: 2, code: 0, gPerDigit: 0.000061), Range(fullScale: 4, code: 2, gPerDigit: 0.000122),
+                Range(fullScale: 8, code: 3, gPerDigit: 0.000244), Range(fullScale: 16, code: 1, gPerDigit: 0.000488),
+            ],
+            // CTRL5_C ST_XL = 01 (positive); the change is published in mg
+            // whatever the scale, given here in digits at ±2 g.
+            selfTest: SelfTest(field: Field(0x14, mask: 0x03), code: 0b01, mode: "high-performance",
+                               x: accelerometerSelfTest, y: accelerometerSelfTest, z: accelerometerSelfTest, magnitudeOnly: true),
+            fifo: nil,
+            registers: [
+                rw(0x01, "FUNC_CFG_ACCESS"),
+                rw(0x0D, "INT1_CTRL"), rw(0x0E, "INT2_CTRL"),
+                ro(0x0F, "WHO_AM_I", reset: whoAmI),
+                rw(0x10, "CTRL1_XL", [("ODR_XL", 0xF0), ("FS_XL", 0x0C)]),
+                rw(0x11, "CTRL2_G", [("ODR_G", 0xF0), ("FS_G", 0x0C), ("FS_125", 0x02)]),
+                rw(0x12, "CTRL3_C", reset: 0x04, [("BOOT", 0x80), ("BDU", 0x40), ("H_LACTIVE", 0x20), ("PP_OD", 0x10), ("SIM", 0x08),
+                                                  ("IF_INC", 0x04), ("SW_RESET", 0x01)]),
+                rw(0x13, "CTRL4_C"),
+                rw(0x14, "CTRL5_C", [("ST_G", 0x0C), ("ST_XL", 0x03)]),
+                rw(0x15, "CTRL6_C"), rw(0x16, "CTRL7_G"), rw(0x17, "CTRL8_XL"), rw(0x18, "CTRL9_XL"), rw(0x19, "CTRL10_C"),
+                ro(0x1E, "STATUS_REG", [("TDA", 0x04), ("GDA", 0x02), ("XLDA", 0x01)]),
+                ro(0x20, "OUT_TEMP_L"), ro(0x21, "OUT_TEMP_H"),
+            ] + ["X", "Y", "Z"].enumerated().flatMap { index, axis in
+                [ro(0x22 + UInt8(2 * index), "OUT\(axis)_L_G"), ro(0x23 + UInt8(2 * index), "OUT\(axis)_H_G")]
+            } + ["X", "Y", "Z"].enumerated().flatMap { index, axis in
+                [ro(0x28 + UInt8(2 * index), "OUT\(axis)_L_A"), ro(0x29 + UInt8(2 * index), "OUT\(axis)_H_A")]
+            },
+            // The kernel drops up to 2 accelerometer samples after turning
+            // on at 104-416 Hz (st_lsm6dsx); the gyroscope settles over
+            // more, which the fusion's start absorbs.
+            turnOnPeriods: 2,
+            bootMilliseconds: 10,
+            rateTolerance: 0.10
+        )
+        profile.accelerometerOffset = 0x28 - 0x1E
+        profile.statusBits = .sixAxis
+        // FS_G and FS_125 (bits 3:1) as one field: 250 = 0, 125 = 1, 500 = 2, 1000 = 4, 2000 = 6.
+        profile.gyroscope = Gyroscope(
+            rangeField: Field(0x11, mask: 0x0E), rateField: Field(0x11, mask: 0xF0),
+            ranges: [Gyroscope.Range(dps: 2000, code: 6, dpsPerDigit: 0.070), Gyroscope.Range(dps: 1000, code: 4, dpsPerDigit: 0.035),
+                     Gyroscope.Range(dps: 500, code: 2, dpsPerDigit: 0.0175), Gyroscope.Range(dps: 250, code: 0, dpsPerDigit: 0.00875),
+                     Gyroscope.Range(dps: 125, code: 1, dpsPerDigit: 0.004375)],
+            dataOffset: 0x22 - 0x1E,
+            // CTRL5_C ST_G = 01 (positive): 150 to 700 dps at ±2000 dps.
+            selfTestField: Field(0x14, mask: 0x0C), selfTestCode: 0b01, selfTestRange: 2000, selfTestLimits: 150...700,
+            zeroRateLevel: zeroRateLevel, noiseDensity: noiseDensity)
+        return profile
+    }
+
+    /// LSM6DSO (and the LSM6DSOX, the same map with a machine-learning
+    /// core): WHO_AM_I 0x6C. Accelerometer self-test 50 to 1700 mg.
+    public static let lsm6dso = lsm6dsFamily(name: "LSM6DSO", aliases: ["LSM6DSOX"], whoAmI: 0x6C, fastestRate: 6660,
+                                             accelerometerSelfTest: 820...27_869, zeroRateLevel: 1, noiseDensity: 0.0038)
+
+    /// LSM6DSL (and the LSM6DS3TR-C, which answers 0x6A as well and has
+    /// the same map and scales). Accelerometer self-test 90 to 1700 mg.
+    public static let lsm6dsl = lsm6dsFamily(name: "LSM6DSL", aliases: ["LSM6DS3TR-C"], whoAmI: 0x6A, fastestRate: 6660,
+                                             accelerometerSelfTest: 1475...27_869, zeroRateLevel: 3, noiseDensity: 0.004)
+
+    /// LSM6DS3: WHO_AM_I 0x69; its gyroscope stops at 1.66 kHz.
+    public static let lsm6ds3 = lsm6dsFamily(name: "LSM6DS3", aliases: [], whoAmI: 0x69, fastestRate: 1660,
+                                             accelerometerSelfTest: 1475...27_869, zeroRateLevel: 10, noiseDensity: 0.007)
+}
