@@ -23,7 +23,8 @@ import Darwin
 /// output; BOOT clearing itself; the FIFO in stream mode (32 deep, the
 /// oldest overwritten when full, FIFO_SRC's level, overrun and empty flags,
 /// the auto-increment wrapping OUT_Z_H to OUT_X_L); an adapter's longest
-/// read; fault injection; transaction counters.
+/// read; fault injection; transaction counters; a six-axis part's
+/// gyroscope (ChipModel+SixAxis.swift).
 ///
 /// Not thread-safe: confine it with its user (the sampler's queue, a test).
 public final class ChipModel: RegisterBus {
@@ -83,9 +84,9 @@ public final class ChipModel: RegisterBus {
     private let time: TimeSource
     /// The clock reading that is t = 0 for the motion source.
     private let motionEpoch: UInt64
-    @exclusivity(unchecked) private var registers = [UInt8](repeating: 0, count: 128)
-    private let access: [ChipProfile.Register.Access?]
-    private var random: SeededRandom
+    @exclusivity(unchecked) var registers = [UInt8](repeating: 0, count: 128)
+    let access: [ChipProfile.Register.Access?]
+    var random: SeededRandom
     /// When the chip powered up (or the rate or mode changed): sample k is
     /// made at phaseStart + k periods, the first valid one at k = turn-on.
     @exclusivity(unchecked) private var phaseStart: UInt64?
@@ -227,7 +228,7 @@ public final class ChipModel: RegisterBus {
         fifo.removeAll()
     }
 
-    private func field(_ field: ChipProfile.Field) -> UInt8 { field.value(in: registers[Int(field.register)]) }
+    func field(_ field: ChipProfile.Field) -> UInt8 { field.value(in: registers[Int(field.register)]) }
 
     /// What the control registers mean, worked out again only when one is
     /// written: replay reads these on every sample.
@@ -316,19 +317,6 @@ public final class ChipModel: RegisterBus {
         return registers[Int(register)]
     }
 
-    /// A six-axis part's register: reading the accelerometer's or the
-    /// gyroscope's last output byte clears XLDA or GDA; the rest is the
-    /// register file.
-    private func readSixAxisOutput(_ register: UInt8, gyroscope: ChipProfile.Gyroscope) -> UInt8 {
-        let status = profile.statusRegister
-        if register == status + UInt8(profile.accelerometerOffset + 5) { registers[Int(status)] &= ~profile.statusBits.dataReady }
-        if register == status + UInt8(gyroscope.dataOffset + 5) { registers[Int(status)] &= ~profile.statusBits.gyroscopeReady }
-        switch access[Int(register)] {
-        case .readOnly, .readWrite: return registers[Int(register)]
-        case .readClears, nil: return 0
-        }
-    }
-
     /// An output register in FIFO mode: the oldest sample's byte; reading
     /// OUT_Z_H pops it.
     private func readFIFO(_ register: UInt8) -> UInt8 {
@@ -371,7 +359,7 @@ public final class ChipModel: RegisterBus {
         }
     }
 
-    private func motionTime(_ nanoseconds: UInt64) -> Double {
+    func motionTime(_ nanoseconds: UInt64) -> Double {
         Double(nanoseconds &- motionEpoch) / 1e9
     }
 
@@ -426,35 +414,14 @@ public final class ChipModel: RegisterBus {
         statusBits |= 0x08
         statusBits = statusBits & 0x70 != 0 ? statusBits | 0x80 : statusBits
         registers[Int(status)] = statusBits
-        let words = outputWords(at: start + index * period)
-        let first = Int(status) + 1
+        store(outputWords(at: start + index * period), at: Int(status) + 1)
+    }
+
+    /// Three 16-bit outputs, little-endian, from register `first`.
+    func store(_ words: (UInt16, UInt16, UInt16), at first: Int) {
         registers[first] = UInt8(words.0 & 0xFF); registers[first + 1] = UInt8(words.0 >> 8)
         registers[first + 2] = UInt8(words.1 & 0xFF); registers[first + 3] = UInt8(words.1 >> 8)
         registers[first + 4] = UInt8(words.2 & 0xFF); registers[first + 5] = UInt8(words.2 >> 8)
-    }
-
-    private func store(_ words: (UInt16, UInt16, UInt16), at first: Int) {
-        registers[first] = UInt8(words.0 & 0xFF); registers[first + 1] = UInt8(words.0 >> 8)
-        registers[first + 2] = UInt8(words.1 & 0xFF); registers[first + 3] = UInt8(words.1 >> 8)
-        registers[first + 4] = UInt8(words.2 & 0xFF); registers[first + 5] = UInt8(words.2 >> 8)
-    }
-
-    /// The gyroscope's three words at `instant`: the motion's rate in dps,
-    /// the offset, noise and self-test added, at the configured range's
-    /// digit, clipped at full scale.
-    private func gyroscopeWords(at instant: UInt64, _ gyroscope: ChipProfile.Gyroscope) -> (UInt16, UInt16, UInt16) {
-        var dps = motion.rotationRate(at: motionTime(instant)) * (180 / .pi) + imperfections.gyroscopeOffset
-        if field(gyroscope.selfTestField) == gyroscope.selfTestCode {
-            let middle = (gyroscope.selfTestLimits.lowerBound + gyroscope.selfTestLimits.upperBound) / 2
-            dps += imperfections.gyroscopeSelfTestRate ?? Vector3(middle, middle, middle)
-        }
-        if imperfections.gyroscopeNoise > 0 {
-            dps += Vector3(random.gaussian(), random.gaussian(), random.gaussian()) * imperfections.gyroscopeNoise
-        }
-        let code = field(gyroscope.rangeField)
-        let perDigit = (gyroscope.ranges.first { $0.code == code } ?? gyroscope.ranges[0]).dpsPerDigit
-        func word(_ v: Double) -> UInt16 { UInt16(bitPattern: Int16(min(max((v / perDigit).rounded(), -32768), 32767))) }
-        return (word(dps.x), word(dps.y), word(dps.z))
     }
 
     /// The three left-justified output words of the sample made at
