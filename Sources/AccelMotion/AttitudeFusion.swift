@@ -42,10 +42,10 @@ public struct AttitudeFusion: Sendable {
     private var rejectedAt = -Double.infinity
     private var calmSince: Double?
 
-    public init(settings: FusionSettings = FusionSettings(), range: Double = .infinity, bias: Vector3 = .zero) {
+    public init(settings: FusionSettings = FusionSettings(), range: Double = .infinity) {
         self.settings = settings
         self.range = range
-        biasEstimator = GyroBiasEstimator(settings: settings, bias: bias)
+        biasEstimator = GyroBiasEstimator(settings: settings)
     }
 
     public struct Output: Sendable, Equatable {

@@ -17,11 +17,12 @@ import Darwin
 /// acceleration within `stillAcceleration` of its recent mean, and |a|
 /// near 1 g, unbroken for `stillSeconds`. A hand's tremor or a slow turn
 /// breaks it. A turn at a constant rate about the vertical alone would not,
-/// and would be learned: a turntable needs the bias from calibration.
+/// and would be learned: a turntable would need the offset from a
+/// calibration, which does not cover the gyroscope yet.
 public struct GyroBiasEstimator: Sendable {
     public var settings: FusionSettings
     /// The current estimate, rad/s (board axes).
-    public private(set) var bias: Vector3
+    public private(set) var bias = Vector3.zero
     /// Whether the last sample counted as still (after `stillSeconds`).
     public private(set) var isStill = false
     private var meanRate = Vector3.zero
@@ -29,11 +30,7 @@ public struct GyroBiasEstimator: Sendable {
     private var stillSince: Double?
     private var lastT: Double?
 
-    /// `bias`: the calibration's offset measured at rest, if any.
-    public init(settings: FusionSettings, bias: Vector3 = .zero) {
-        self.settings = settings
-        self.bias = bias
-    }
+    public init(settings: FusionSettings) { self.settings = settings }
 
     /// Feeds one raw rate (rad/s) and specific force (g); returns the bias.
     public mutating func process(rate: Vector3, acceleration a: Vector3, t: Double) -> Vector3 {

@@ -18,14 +18,12 @@ public struct MotionPipeline: Sendable {
     /// gyroscope keep the accelerometer's gravity filter alone.
     private var fusion: AttitudeFusion?
     /// The gyroscope's full scale (rad/s: a rate there is saturated), known
-    /// once the part is, and its offset from calibration.
+    /// once the part is.
     public var gyroscopeRange: Double { didSet { fusion?.range = gyroscopeRange } }
-    private let gyroscopeBias: Vector3
 
-    public init(settings: MotionSettings = MotionSettings(), gyroscopeRange: Double = .infinity, gyroscopeBias: Vector3 = .zero) {
+    public init(settings: MotionSettings = MotionSettings(), gyroscopeRange: Double = .infinity) {
         self.settings = settings
         self.gyroscopeRange = gyroscopeRange
-        self.gyroscopeBias = gyroscopeBias
         gravityFilter = GravityFilter(settings: settings.gravity)
         baselineFilter = GravityFilter(settings: settings.gravity.baseline)
         orientationDetector = OrientationDetector(settings: settings.orientation)
@@ -60,7 +58,7 @@ public struct MotionPipeline: Sendable {
         let filtered = gravityFilter.process(a, t: t)
         var fused: AttitudeFusion.Output?
         if let rate = sample.rotationRate {
-            if fusion == nil { fusion = AttitudeFusion(settings: settings.fusion, range: gyroscopeRange, bias: gyroscopeBias) }
+            if fusion == nil { fusion = AttitudeFusion(settings: settings.fusion, range: gyroscopeRange) }
             fused = fusion?.process(acceleration: a, rate: rate, t: t)
         }
         let gravity = fused?.gravity ?? filtered
