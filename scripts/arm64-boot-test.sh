@@ -83,7 +83,7 @@ phase "kernel fetch" "$version, cached in $kdir"
 sed -i -E "s|^include .*/(linux-headers-[^/]*-common/Makefile)$|include ${headers%/*}/\1|" "$headers/Makefile"
 build=$boot/accel-emu
 rm -rf "$build" && mkdir -p "$build"
-cp kernel/accel-emu/accel_emu.c kernel/accel-emu/Kbuild kernel/accel-emu/Makefile "$build/"
+cp kernel/accel-emu/*.c kernel/accel-emu/*.h kernel/accel-emu/Kbuild kernel/accel-emu/Makefile "$build/"
 if ! output=$(make -C "$headers" M="$(cd "$build" && pwd)" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- modules 2>&1); then
     echo "$output" | grep -vE '^make(\[[0-9]+\])?: (Entering|Leaving)' >&2
     echo "arm64-boot-test: the chip emulator did not build against linux-headers-$version=$kernel_version with aarch64-linux-gnu-gcc (output above)" >&2; exit 1

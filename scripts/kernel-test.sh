@@ -33,14 +33,15 @@ for binary in "$root"/usr/bin/* "$root"/usr/sbin/*; do
         cp -L "$library" "$root$library"
     done
 done
-# The kernel's own drivers for both families, as peers: lis3lv02d for the
-# LIS302DL, st_accel (IIO) for the LIS3DH, in dependency order.
+# The kernel's own drivers, as peers: lis3lv02d for the LIS302DL, st_accel
+# (IIO) for the LIS3DH, st_lsm6dsx for the LSM6DSO, in dependency order.
 for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c \
-              industrialio kfifo_buf industrialio-triggered-buffer st_sensors st_accel st_sensors_i2c st_accel_i2c; do
+              industrialio kfifo_buf industrialio-triggered-buffer st_sensors st_accel st_sensors_i2c st_accel_i2c \
+              st_lsm6dsx st_lsm6dsx_i2c; do
     cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
 done
 cp "$emulator" "$root/lib/modules/"
-cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh "$root/"
+cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh scripts/kernel/lsm6dso-checks.sh "$root/"
 cat > "$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin

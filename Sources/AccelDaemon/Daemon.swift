@@ -94,11 +94,12 @@ public final class Daemon: @unchecked Sendable {
             logger.warning("no device yet (\(error)); waiting for it ([daemon] wait-for-device)")
         }
         let identity = sampler.identity
-        let device = DeviceInfo(
+        var device = DeviceInfo(
             chip: identity?.chip ?? configuration.device.part ?? "unknown",
             location: identity?.location ?? options.source.description,
             configuration: sampler.configuration, profile: identity == nil ? configuration.device.profile : identity?.profile,
             state: identity == nil ? "lost" : "ok")
+        if identity != nil { device.gyroscope = sampler.gyroscopeRange }
 
         let notifier = self.notifier
         let hub = Hub(sampler: sampler, device: device, socket: configuration.socket,

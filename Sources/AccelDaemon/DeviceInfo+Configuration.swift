@@ -17,6 +17,7 @@ extension DeviceInfo {
         self.mode = mode?.name ?? configuration.mode ?? "unknown"
         resolution = mode?.resolutionBits ?? 0
         fifo = profile?.fifo == nil ? nil : configuration.fifoWatermark
-        gyroscope = profile?.gyroscope?.ranges[0].dps
+        // Without a profile (a device read through IIO) the daemon said it.
+        if let profile { gyroscope = profile.gyroscope?.ranges[0].dps }
     }
 }

@@ -21,6 +21,8 @@ public protocol DeviceSampler: AnyObject, Sendable {
     var settings: MotionSettings { get }
     /// What hello says of the device; nil before it was first reached.
     var identity: (chip: String, location: String, profile: ChipProfile?)? { get }
+    /// The gyroscope's full scale in dps, for hello; nil without one.
+    var gyroscopeRange: Int? { get }
 
     func open() throws
     func start()
@@ -39,4 +41,6 @@ extension Sampler: DeviceSampler {
     public var identity: (chip: String, location: String, profile: ChipProfile?)? {
         driver.map { ($0.profile.name, $0.bus.location, $0.profile) }
     }
+
+    public var gyroscopeRange: Int? { driver?.profile.gyroscope?.ranges[0].dps }
 }

@@ -81,7 +81,7 @@ extension Sample {
             for scan in scans {
                 defer { count += 1 }
                 guard count % every == 0 else { continue }
-                let g = buffer.mountMatrix.apply(buffer.chipAcceleration(scan.counts))
+                let g = buffer.mountMatrix.apply(buffer.chipValue(scan.counts))
                 print(row(Double(scan.timestamp - (first ?? scan.timestamp)) / 1e9, scan.counts, g))
                 if first == nil { first = scan.timestamp }
             }

@@ -52,7 +52,7 @@ struct IIOTests {
         try buffer.read(into: &scans)
         #expect(scans == [IIOScan(counts: Counts(1000, -500, -2048), timestamp: 7_000_000), IIOScan(counts: Counts(1, 2, 3), timestamp: 9_500_000)])
         // 0.009582 m/s² per digit is 0.977 mg: st_accel's ±2 g scale.
-        let g = buffer.chipAcceleration(Counts(1000, -500, -2048))
+        let g = buffer.chipValue(Counts(1000, -500, -2048))
         #expect(abs(g.x - 0.97709) < 1e-4 && abs(g.z + 2.00111) < 1e-4)
         buffer.close()
         #expect(fake.attribute("buffer/enable") == "0")
@@ -63,7 +63,7 @@ struct IIOTests {
     func offsetAndMountMatrix() throws {
         let fake = FakeIIO(scale: "9.80665", offset: "1", mountMatrix: "0, 1, 0; -1, 0, 0; 0, 0, 1")
         let buffer = try IIOBuffer(device: try IIODevice.find("iio:device0", paths: fake.paths), rate: 100)
-        #expect(buffer.chipAcceleration(Counts(1, 2, -2)) == Vector3(2, 3, -1))
+        #expect(buffer.chipValue(Counts(1, 2, -2)) == Vector3(2, 3, -1))
         #expect(buffer.mountMatrix.apply(Vector3(2, 3, -1)) == Vector3(3, -2, -1))
     }
 

@@ -26,9 +26,12 @@ public final class FakeIIO {
     /// - Parameters:
     ///   - types: scan element types for x, y, z (the timestamp is le:s64/64>>0).
     ///   - ownTrigger: a `NAME-trigger` on the same I2C client.
+    ///   - sensor: the channels' type: `accel`, or `anglvel` for a gyroscope.
+    ///   - client: the I2C client it hangs off (two devices of one chip share it).
     public init(name: String = "lis3dh", number: Int = 0, scale: String = "0.009582", offset: String? = nil,
                 mountMatrix: String? = nil, type: String = "le:s12/16>>4", ownTrigger: Bool = true,
-                frequencies: String = "1 10 25 50 100 200 400", hrtimer: Bool = false, root: String? = nil) {
+                frequencies: String = "1 10 25 50 100 200 400", hrtimer: Bool = false, root: String? = nil,
+                sensor: String = "accel", client clientName: String = "1-0018") {
         self.root = root ?? scratchDirectory()
         ownsRoot = root == nil
         var paths = IIOPaths()
@@ -38,7 +41,7 @@ public final class FakeIIO {
         paths.proc = "\(self.root)/proc"
         self.paths = paths
         id = "iio:device\(number)"
-        let client = "\(self.root)/sys/devices/i2c-1/1-0018"
+        let client = "\(self.root)/sys/devices/i2c-1/\(clientName)"
         folder = "\(client)/\(id)"
         for directory in [paths.devices, paths.dev, paths.proc, "\(self.root)/sys/bus/i2c/drivers/st-accel-i2c", "\(folder)/scan_elements", "\(folder)/trigger", "\(folder)/buffer"] {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -46,18 +49,18 @@ public final class FakeIIO {
         if hrtimer { try? FileManager.default.createDirectory(atPath: "\(paths.configfs)/triggers/hrtimer", withIntermediateDirectories: true) }
         symlink("\(self.root)/sys/bus/i2c/drivers/st-accel-i2c", "\(client)/driver")
         try? FileManager.default.createDirectory(atPath: i2cDevices, withIntermediateDirectories: true)
-        symlink(client, "\(i2cDevices)/1-0018")
+        symlink(client, "\(i2cDevices)/\(clientName)")
         write("\(client)/name", name)
-        var files = ["name": name, "in_accel_scale": scale, "sampling_frequency": "100",
+        var files = ["name": name, "in_\(sensor)_scale": scale, "sampling_frequency": "100",
                      "sampling_frequency_available": frequencies, "current_timestamp_clock": "realtime",
                      "trigger/current_trigger": "", "buffer/enable": "0", "buffer/length": "2"]
-        if let offset { files["in_accel_offset"] = offset }
-        if let mountMatrix { files["in_accel_mount_matrix"] = mountMatrix }
+        if let offset { files["in_\(sensor)_offset"] = offset }
+        if let mountMatrix { files["in_\(sensor)_mount_matrix"] = mountMatrix }
         for (index, axis) in ["x", "y", "z"].enumerated() {
-            files["in_accel_\(axis)_raw"] = "0"
-            files["scan_elements/in_accel_\(axis)_en"] = "0"
-            files["scan_elements/in_accel_\(axis)_index"] = "\(index)"
-            files["scan_elements/in_accel_\(axis)_type"] = type
+            files["in_\(sensor)_\(axis)_raw"] = "0"
+            files["scan_elements/in_\(sensor)_\(axis)_en"] = "0"
+            files["scan_elements/in_\(sensor)_\(axis)_index"] = "\(index)"
+            files["scan_elements/in_\(sensor)_\(axis)_type"] = type
         }
         files["scan_elements/in_timestamp_en"] = "0"
         files["scan_elements/in_timestamp_index"] = "3"
@@ -107,13 +110,14 @@ public final class FakeIIO {
         plug()
     }
 
-    /// Writes scans of 12-bit left-justified axes and a timestamp, as the
-    /// kernel lays them out (three le:s12/16>>4, padding, le:s64).
-    public func send(_ scans: [(x: Int, y: Int, z: Int, t: Int64)]) {
+    /// Writes scans of left-justified axes and a timestamp, as the kernel
+    /// lays them out (three le:s12/16>>4, or with `shift` 0 le:s16/16,
+    /// padding, le:s64).
+    public func send(_ scans: [(x: Int, y: Int, z: Int, t: Int64)], shift: Int = 4) {
         var bytes: [UInt8] = []
         for scan in scans {
             for value in [scan.x, scan.y, scan.z] {
-                let word = UInt16(bitPattern: Int16(value << 4))
+                let word = UInt16(bitPattern: Int16(value << shift))
                 bytes += [UInt8(word & 0xFF), UInt8(word >> 8)]
             }
             bytes += [0, 0]

@@ -33,7 +33,7 @@ fi
 # Built in a copy, so the source tree stays free of build products.
 build=$cache/accel-emu
 rm -rf "$build" && mkdir -p "$build"
-cp kernel/accel-emu/accel_emu.c kernel/accel-emu/Kbuild kernel/accel-emu/Makefile "$build/"
+cp kernel/accel-emu/*.c kernel/accel-emu/*.h kernel/accel-emu/Kbuild kernel/accel-emu/Makefile "$build/"
 if ! output=$(make -C "/usr/src/$headers" M="$(cd "$build" && pwd)" modules 2>&1); then
     echo "$output" | grep -vE '^make(\[[0-9]+\])?: (Entering|Leaving)' >&2
     emulator_missing "the module did not build against it (the compiler's output is above)"

@@ -204,5 +204,9 @@ cat /tmp/lis3dh.log | tail -3
 # 12. acceld on the kernel's st_accel, through IIO (iio-checks.sh).
 . /iio-checks.sh
 
+# 13. ST's six-axis LSM6DSO: acceld on i2c-dev, the kernel's st_lsm6dsx as
+# a peer, its FIFO into IIO buffers (lsm6dso-checks.sh).
+. /lsm6dso-checks.sh
+
 [ $unsure = 0 ] || echo "kernel-test: $unsure timing check(s) inconclusive: the host starved the guest in every attempt (see CHECK INCONCLUSIVE above)"
 echo "KERNEL-CHECKS: $pass passed, $fail failed"

@@ -14,7 +14,9 @@ import Synchronization
 /// numbers come from the timestamps (`ScanNumbering`). When the device
 /// goes away it says `lost`, looks for it once a second and says `back`;
 /// when scans stop coming it says `stalled`. Everything above is as on
-/// i2c-dev: the pipeline, events, clients.
+/// i2c-dev: the pipeline, events, clients. Where the driver shows the
+/// chip's gyroscope as a device of its own (st_lsm6dsx), its buffer runs
+/// beside and each frame carries the rate of its own sample.
 public final class IIOSampler: @unchecked Sendable {
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
     public private(set) var counters = SamplerCounters()
@@ -32,6 +34,10 @@ public final class IIOSampler: @unchecked Sendable {
     private let logger = Logger(label: "acceld.iio")
     var pipeline: MotionPipeline
     private var buffer: IIOBuffer?
+    private var gyroscope: IIOBuffer?
+    /// The gyroscope's scans read and not yet paired with the accelerometer's.
+    private var rates: [IIOScan] = []
+    private var lastRate: Vector3?
     private var watcher: BufferWatcher?
     private var ticker: DispatchSourceTimer?
     private var numbering: ScanNumbering
@@ -62,6 +68,26 @@ public final class IIOSampler: @unchecked Sendable {
         configuration.fifoWatermark = 0
         identity = (device.name.uppercased(), device.location, nil)
         lastScan = time.nanoseconds
+        openGyroscope(beside: device)
+    }
+
+    /// The gyroscope's buffer, when the driver has one beside the
+    /// accelerometer's; without it frames go as from an accelerometer.
+    private func openGyroscope(beside device: IIODevice) {
+        guard let companion = device.gyroscopeCompanion() else { return }
+        do {
+            let gyroscope = try IIOBuffer(device: companion, rate: configuration.rate, sensor: .anglvel)
+            self.gyroscope = gyroscope
+            let bits = gyroscope.layout.element("in_anglvel_x")?.bits ?? 16
+            pipeline.gyroscopeRange = gyroscope.scale.x * Double(1 << (bits - 1))
+        } catch {
+            logger.warning("\(companion): the gyroscope cannot be read through IIO (\(error)); frames go without its rotation rate")
+        }
+    }
+
+    /// The gyroscope's full scale in dps, for hello.
+    public var gyroscopeRange: Int? {
+        gyroscope.map { _ in Int((pipeline.gyroscopeRange * 180 / .pi).rounded()) }
     }
 
     public func start() {
@@ -87,6 +113,10 @@ public final class IIOSampler: @unchecked Sendable {
     /// The buffer is stopped at once; the watcher closes its descriptor
     /// when its loop has ended.
     private func closeBuffer() {
+        gyroscope?.close()
+        gyroscope = nil
+        rates.removeAll()
+        lastRate = nil
         guard let buffer else { return }
         self.buffer = nil
         guard let watcher else { return buffer.close() }
@@ -105,6 +135,9 @@ public final class IIOSampler: @unchecked Sendable {
         scans.removeAll(keepingCapacity: true)
         do {
             try buffer.read(into: &scans)
+            // st_lsm6dsx pushes a FIFO word's gyroscope scan before its
+            // accelerometer scan: those read here are already waiting.
+            try gyroscope?.read(into: &rates)
         } catch {
             lose(error)
             return
@@ -137,14 +170,32 @@ public final class IIOSampler: @unchecked Sendable {
     private func deliver(_ scan: IIOScan, after missing: Int, buffer: IIOBuffer) -> Delivery {
         counters.lost += missing
         seq += UInt64(missing)
-        let chip = buffer.chipAcceleration(scan.counts)
+        let chip = buffer.chipValue(scan.counts)
         if let collector, collector(chip) { self.collector = nil }
         let g = mountMatrix.apply(buffer.mountMatrix.apply(calibration.apply(chip)))
         var events: [MotionEvent] = []
-        let frame = pipeline.process(Sample(seq: seq, t: Double(scan.timestamp) / 1e9, counts: scan.counts, g: g), events: &events)
+        let sample = Sample(seq: seq, t: Double(scan.timestamp) / 1e9, counts: scan.counts, g: g, rotationRate: rate(at: scan.timestamp))
+        let frame = pipeline.process(sample, events: &events)
         seq += 1
         counters.published += 1
         return Delivery(frame: frame, events: events)
+    }
+
+    /// The gyroscope's reading made with the accelerometer's at
+    /// `timestamp`. st_lsm6dsx stamps both from one FIFO timestamp, each
+    /// device adding its own reference (taken microseconds apart), so the
+    /// pair is the nearest within half a period; older ones had no partner.
+    /// A reading missing keeps the last, so the fusion never stops.
+    private func rate(at timestamp: Int64) -> Vector3? {
+        guard let gyroscope else { return nil }
+        let half = Int64(5e8 / Double(configuration.rate))
+        rates.removeAll { $0.timestamp < timestamp - half }
+        if let index = rates.firstIndex(where: { $0.timestamp <= timestamp + half }) {
+            lastRate = mountMatrix.apply(gyroscope.mountMatrix.apply(gyroscope.chipValue(rates[index].counts)))
+            rates.remove(at: index)
+        }
+        if rates.count > 256 { rates.removeFirst(rates.count - 256) }
+        return lastRate
     }
 
     /// A held scan with nothing after it by `now` (or before the buffer

@@ -11,7 +11,7 @@ public struct IIOScan: Sendable, Equatable {
     public var timestamp: Int64
 }
 
-/// An accelerometer's IIO buffer, streaming: x, y, z and the timestamp
+/// An accelerometer's (or a gyroscope's) IIO buffer, streaming: x, y, z and the timestamp
 /// enabled, a trigger chosen (the device's own, such as its data-ready
 /// interrupt; else an hrtimer trigger made through configfs), the
 /// frequency set, the node `/dev/iio:deviceN` open and non-blocking. As
@@ -22,7 +22,9 @@ public final class IIOBuffer {
     /// The trigger that drives it (nil: the driver's own FIFO needs none).
     public private(set) var trigger: String?
     public let descriptor: Int32
-    /// Raw to g per axis: (raw + offset) × scale / standard gravity.
+    public let sensor: IIOSensor
+    /// Raw to g (or rad/s) per axis: (raw + offset) × scale, in g for an
+    /// accelerometer (divided by standard gravity).
     public let scale: Vector3, offset: Vector3
     /// The board's mount matrix, from the driver (device tree).
     public let mountMatrix: MountMatrix
@@ -33,16 +35,15 @@ public final class IIOBuffer {
     private var bytes: [UInt8]
     private var closed = false
 
-    static let standardGravity = 9.80665
-
     /// Sets the device up at `rate` Hz and starts it.
-    public init(device: IIODevice, rate: Int) throws {
+    public init(device: IIODevice, rate: Int, sensor: IIOSensor = .accel) throws {
         self.device = device
+        self.sensor = sensor
         let elements = "scan_elements"
-        guard listDirectory("\(device.directory)/\(elements)").contains("in_accel_x_en") else { throw IIOError.noBuffer(device: device.description) }
-        scale = Vector3(try device.scale("x"), try device.scale("y"), try device.scale("z")) * (1 / Self.standardGravity)
-        offset = Vector3(device.offset("x"), device.offset("y"), device.offset("z"))
-        mountMatrix = try device.mountMatrix()
+        guard listDirectory("\(device.directory)/\(elements)").contains("in_\(sensor.rawValue)_x_en") else { throw IIOError.noBuffer(device: device.description) }
+        scale = Vector3(try device.scale("x", of: sensor), try device.scale("y", of: sensor), try device.scale("z", of: sensor)) * (1 / sensor.unit)
+        offset = Vector3(device.offset("x", of: sensor), device.offset("y", of: sensor), device.offset("z", of: sensor))
+        mountMatrix = try device.mountMatrix(of: sensor)
 
         // The node first: IIO lets one process open it, so a reader
         // already there is found before anything is changed.
@@ -54,7 +55,7 @@ public final class IIOBuffer {
             throw IIOError.io(device: device.description, what: "opening \(device.node)", errno: code)
         }
         do {
-            (layout, axes, stamp) = try Self.enableChannels(device)
+            (layout, axes, stamp) = try Self.enableChannels(device, sensor)
         } catch {
             Glibc.close(descriptor)
             throw error
@@ -70,9 +71,9 @@ public final class IIOBuffer {
     deinit { close() }
 
     /// Enables x, y, z and the timestamp, and nothing else.
-    private static func enableChannels(_ device: IIODevice) throws -> (IIOScanLayout, [IIOScanLayout.Element], IIOScanLayout.Element) {
+    private static func enableChannels(_ device: IIODevice, _ sensor: IIOSensor) throws -> (IIOScanLayout, [IIOScanLayout.Element], IIOScanLayout.Element) {
         if device.attribute("buffer/enable") == "1" { try device.write("buffer/enable", "0") }
-        let wanted = ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"]
+        let wanted = ["x", "y", "z"].map { "in_\(sensor.rawValue)_\($0)" } + ["in_timestamp"]
         for file in listDirectory("\(device.directory)/scan_elements") where file.hasSuffix("_en") {
             let channel = String(file.dropLast(3))
             let on = wanted.contains(channel)
@@ -131,9 +132,9 @@ public final class IIOBuffer {
         }
     }
 
-    /// Raw digits to g in the chip's axes (before the mount matrix and
-    /// calibration).
-    public func chipAcceleration(_ counts: Counts) -> Vector3 {
+    /// Raw digits to g (or rad/s) in the chip's axes (before the mount
+    /// matrix and calibration).
+    public func chipValue(_ counts: Counts) -> Vector3 {
         (counts.vector + offset).scaled(by: scale)
     }
 

@@ -4,6 +4,17 @@ import AccelCore
 import Glibc
 #endif
 
+/// The sensor an IIO buffer streams, by its channels' type in the ABI.
+public enum IIOSensor: String, Sendable {
+    /// `in_accel_*`: m/s², read as g.
+    case accel
+    /// `in_anglvel_*`: rad/s.
+    case anglvel
+
+    /// What one unit of the driver's scale is in acceld's unit.
+    var unit: Double { self == .accel ? 9.80665 : 1 }
+}
+
 /// Where the kernel shows IIO: tests point these at a tree of their own.
 public struct IIOPaths: Sendable, Equatable {
     public var devices = "/sys/bus/iio/devices"
@@ -96,23 +107,39 @@ public struct IIODevice: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Multiplier from raw to m/s² for `axis`.
-    public func scale(_ axis: String) throws(IIOError) -> Double {
-        guard let text = attribute(firstOf: ["in_accel_\(axis)_scale", "in_accel_scale"]), let value = Double(text) else {
-            throw .missingAttribute(device: description, attribute: "in_accel_\(axis)_scale (or in_accel_scale)")
+    /// A gyroscope: `in_anglvel_x/y/z`, read or buffered.
+    public var isGyroscope: Bool {
+        ["x", "y", "z"].allSatisfy { axis in
+            attribute("in_anglvel_\(axis)_raw") != nil || attribute("scan_elements/in_anglvel_\(axis)_en") != nil
+        }
+    }
+
+    /// The gyroscope on the same chip as this accelerometer, where its
+    /// driver makes it a device of its own (st_lsm6dsx's `lsm6dso_gyro`
+    /// beside `lsm6dso_accel`, both under the I2C client).
+    public func gyroscopeCompanion() -> IIODevice? {
+        guard let parent else { return nil }
+        return Self.all(paths: paths).first { $0.id != id && $0.parent == parent && $0.isGyroscope }
+    }
+
+    /// Multiplier from raw to m/s² (accel) or rad/s (anglvel) for `axis`.
+    public func scale(_ axis: String, of sensor: IIOSensor = .accel) throws(IIOError) -> Double {
+        let type = sensor.rawValue
+        guard let text = attribute(firstOf: ["in_\(type)_\(axis)_scale", "in_\(type)_scale"]), let value = Double(text) else {
+            throw .missingAttribute(device: description, attribute: "in_\(type)_\(axis)_scale (or in_\(type)_scale)")
         }
         return value
     }
 
     /// Added to raw before scaling (most drivers have none).
-    public func offset(_ axis: String) -> Double {
-        attribute(firstOf: ["in_accel_\(axis)_offset", "in_accel_offset"]).flatMap(Double.init) ?? 0
+    public func offset(_ axis: String, of sensor: IIOSensor = .accel) -> Double {
+        attribute(firstOf: ["in_\(sensor.rawValue)_\(axis)_offset", "in_\(sensor.rawValue)_offset"]).flatMap(Double.init) ?? 0
     }
 
     /// The board's mount matrix, from the device tree (identity when the
     /// driver shows none).
-    public func mountMatrix() throws -> MountMatrix {
-        guard let text = attribute(firstOf: ["in_accel_mount_matrix", "mount_matrix"]) else { return .identity }
+    public func mountMatrix(of sensor: IIOSensor = .accel) throws -> MountMatrix {
+        guard let text = attribute(firstOf: ["in_\(sensor.rawValue)_mount_matrix", "mount_matrix"]) else { return .identity }
         return try MountMatrix(parsing: text)
     }
 

@@ -29,63 +29,14 @@
  *
  * Not modelled: the high-pass filter, other interrupts, click and free-fall
  * units, BDU (every sample is written whole), the LIS3DH's ADC.
+ *
+ * ST's six-axis LSM6DSO (WHO_AM_I 0x6c), with its gyroscope and tagged
+ * FIFO, is emu_six_axis.c's: the kernel's st_lsm6dsx is its peer.
  */
-#include <linux/device.h>
-#include <linux/hrtimer.h>
-#include <linux/i2c.h>
-#include <linux/interrupt.h>
-#include <linux/irq.h>
-#include <linux/irqdomain.h>
-#include <linux/kernel.h>
-#include <linux/ktime.h>
-#include <linux/math64.h>
-#include <linux/module.h>
-#include <linux/mutex.h>
-#include <linux/slab.h>
-#include <linux/spinlock.h>
-#include <linux/string.h>
-#include <linux/sysfs.h>
+#include "accel_emu.h"
 
-#define EMU_MAX_CHIPS 4
-#define EMU_FIFO_DEPTH 32
-#define EMU_SAMPLE_BYTES 6
-/* The family's datasheets allow the output data rate ±10 % off nominal. */
-#define EMU_CLOCK_PPM_LIMIT 100000
-
-#define STATUS_REG 0x27
-#define OUT_X_L 0x28
-#define OUT_Z_H 0x2d
-#define ZYXDA 0x08
-#define ZYXOR 0x80
-#define AUTO_INCREMENT 0x80
-
-enum emu_access { RESERVED, RO, RW, CLEARS };
-
-struct emu_field {
-	u8 reg, mask;
-};
-
-/* One part, as data (the kernel's st_accel settings table is the model). */
-struct emu_part {
-	const char *name;
-	const u8 *access;	/* enum emu_access per register */
-	const u8 *reset;	/* reset value per register */
-	/* Periods of invalid data after power-up: in high-resolution mode
-	 * where the part has one, and otherwise. */
-	u8 turn_on_periods_high_resolution, turn_on_periods;
-	u8 boot_ms;		/* BOOT reads back 1 this long */
-	struct emu_field power, odr, range, low_power, high_resolution, boot;
-	struct emu_field self_test;
-	u8 self_test_code;	/* adds the force; another non-zero code subtracts */
-	s16 self_test_mg[3];
-	u16 odr_hz[16], odr_hz_low_power[16];	/* by ODR code; 0: none */
-	u8 bits_high_resolution, bits_normal, bits_low_power;
-	u32 ug_per_digit[4];	/* by range code, at the finest resolution */
-	u8 finest_bits;
-	bool has_fifo;
-	struct emu_field fifo_enable, fifo_mode, fifo_threshold;
-	u8 fifo_source;
-	struct emu_field drdy_int;	/* data-ready routed to the INT line */
+static const char *const emu_counter_names[EMU_COUNTERS] = {
+	"samples", "dropped", "delivered", "reads", "empty_reads", "late",
 };
 
 static const u8 lis302dl_access[0x80] = {
@@ -119,7 +70,7 @@ static const struct emu_part emu_parts[] = {
 		.boot = { 0x21, 0x40 },
 		.self_test = { 0x20, 0x18 }, .self_test_code = 2,
 		.self_test_mg = { -306, 306, 306 },
-		.odr_hz = { 100, 400 }, .odr_hz_low_power = { 100, 400 },
+		.odr_mhz = { 100000, 400000 }, .odr_mhz_low_power = { 100000, 400000 },
 		.bits_high_resolution = 8, .bits_normal = 8, .bits_low_power = 8,
 		.ug_per_digit = { 18000, 72000 }, .finest_bits = 8,
 	},
@@ -132,8 +83,8 @@ static const struct emu_part emu_parts[] = {
 		.boot = { 0x24, 0x80 },
 		.self_test = { 0x23, 0x06 }, .self_test_code = 1,
 		.self_test_mg = { 752, 752, 752 },
-		.odr_hz = { 0, 1, 10, 25, 50, 100, 200, 400, 0, 1344 },
-		.odr_hz_low_power = { 0, 1, 10, 25, 50, 100, 200, 400, 1620, 5376 },
+		.odr_mhz = { 0, 1000, 10000, 25000, 50000, 100000, 200000, 400000, 0, 1344000 },
+		.odr_mhz_low_power = { 0, 1000, 10000, 25000, 50000, 100000, 200000, 400000, 1620000, 5376000 },
 		.bits_high_resolution = 12, .bits_normal = 10, .bits_low_power = 8,
 		.ug_per_digit = { 1000, 2000, 4000, 12000 }, .finest_bits = 12,
 		.has_fifo = true,
@@ -143,64 +94,8 @@ static const struct emu_part emu_parts[] = {
 	},
 };
 
-/*
- * LATE counts the times the clock found more than one sample due: its
- * timer ran over a period late, so the (v)CPU did not run for that long.
- * A check that sees samples dropped can tell a starved guest from a reader
- * that fell behind.
- */
-enum emu_counter { MADE, DROPPED, DELIVERED, READS, EMPTY_READS, LATE, EMU_COUNTERS };
-static const char *const emu_counter_names[EMU_COUNTERS] = {
-	"samples", "dropped", "delivered", "reads", "empty_reads", "late",
-};
-
-struct emu_chip;
-
-struct emu_attribute {
-	struct device_attribute attr;
-	struct emu_chip *chip;
-	int counter;		/* an emu_counter, or -1 */
-};
-
-#define EMU_ATTRIBUTES (EMU_COUNTERS + 6)
-
-struct emu_chip {
-	const struct emu_part *part;
-	u8 addr;
-	u8 regs[0x80];
-	u8 pointer;		/* the next sub-address, with its auto-increment bit */
-
-	/* What the control registers mean (emu_derive). */
-	bool running, fifo_on, fifo_stops_when_full;
-	u32 hz, ug_per_digit;
-	u8 bits;
-	u64 period_ns;		/* the true period: nominal and clock_ppm */
-	ktime_t start;		/* sample n is made at start + n periods */
-	u64 next;
-	ktime_t boot_ends;
-	bool rearm;		/* the timer must follow a new phase */
-
-	u8 fifo[EMU_FIFO_DEPTH][EMU_SAMPLE_BYTES];
-	unsigned int fifo_head, fifo_level;
-
-	/* Motion, as written to sysfs: a slow tilt, a fixed force, or the
-	 * sample's own number in X (so a reader can tell which sample it got). */
-	enum { TILT, FIXED, COUNT } motion;
-	s32 force_mg[3];
-
-	u64 counters[EMU_COUNTERS];
-
-	struct hrtimer timer;
-	struct mutex rearm_mutex;
-
-	unsigned int irq;	/* the INT line, 0 where the part has none */
-	u64 announced;		/* samples the INT line has told of */
-
-	char group_name[16];
-	struct emu_attribute attrs[EMU_ATTRIBUTES];
-	struct attribute *attr_list[EMU_ATTRIBUTES + 1];
-	struct attribute_group group;
-};
+/* The parts `parts` may name. */
+static const struct emu_part *const emu_all_parts[] = { &emu_parts[0], &emu_parts[1], &emu_lsm6dso };
 
 /* One lock for the adapter: transfers and the chips' timers. */
 static DEFINE_SPINLOCK(emu_lock);
@@ -217,10 +112,10 @@ static bool smbus_only;
 
 /* --- time ------------------------------------------------------------------ */
 
-static u64 emu_period_ns(u32 hz)
+static u64 emu_period_ns(u32 mhz)
 {
-	/* 1e9 ns / (hz × (1 + ppm / 1e6)) */
-	return div64_u64(1000000000000000ULL, (u64)hz * (1000000 + clock_ppm));
+	/* 1e9 ns / (mhz / 1000 × (1 + ppm / 1e6)) */
+	return div64_u64(1000000000000000000ULL, (u64)mhz * (1000000 + clock_ppm));
 }
 
 static ktime_t emu_due(const struct emu_chip *chip)
@@ -274,7 +169,7 @@ static u32 emu_cycle(u64 t_ns, u64 cycle_ns)	/* the phase of t in a cycle */
  * A slow tilt: the board rocks ±30° about Y every 8 s and ±20° about X
  * every 13 s, so every axis changes and gravity stays 1 g.
  */
-static void emu_motion(const struct emu_chip *chip, ktime_t instant, s32 mg[3])
+void emu_motion(const struct emu_chip *chip, ktime_t instant, s32 mg[3])
 {
 	u64 t = ktime_to_ns(ktime_sub(instant, emu_epoch));
 	u32 pitch, roll;
@@ -290,19 +185,42 @@ static void emu_motion(const struct emu_chip *chip, ktime_t instant, s32 mg[3])
 	mg[2] = (1000 * emu_sin(roll + 16384) >> 14) * emu_sin(pitch + 16384) >> 14;
 }
 
-/* --- samples ---------------------------------------------------------------- */
-
-static u8 emu_get(const struct emu_chip *chip, struct emu_field f)
+/*
+ * The rotation rate of that tilt, in the board's axes (mdps): with roll r
+ * about X and pitch p (X reads sin p), ω = (r', -p' cos r, p' sin r), so
+ * the gravity a gyroscope integrates stays the accelerometer's. The fixed
+ * motion turns at the rate written to `rate`; `count` does not turn.
+ */
+void emu_rotation(const struct emu_chip *chip, ktime_t instant, s32 mdps[3])
 {
-	return f.mask ? (chip->regs[f.reg] & f.mask) >> __ffs(f.mask) : 0;
+	u64 t = ktime_to_ns(ktime_sub(instant, emu_epoch));
+	u32 pitch_cycle, roll_cycle, roll;
+	s32 pitch_rate, roll_rate;
+
+	if (chip->motion != TILT) {
+		memcpy(mdps, chip->rate_mdps, sizeof(chip->rate_mdps));
+		if (chip->motion == COUNT)
+			mdps[0] = mdps[1] = mdps[2] = 0;
+		return;
+	}
+	pitch_cycle = emu_cycle(t, 8000000000ULL);
+	roll_cycle = emu_cycle(t, 13000000000ULL);
+	roll = (u32)((3641 * emu_sin(roll_cycle)) >> 14);
+	pitch_rate = 23562 * emu_sin(pitch_cycle + 16384) >> 14;	/* 30° × 2π / 8 s */
+	roll_rate = 9666 * emu_sin(roll_cycle + 16384) >> 14;		/* 20° × 2π / 13 s */
+	mdps[0] = roll_rate;
+	mdps[1] = -(pitch_rate * emu_sin(roll + 16384) >> 14);
+	mdps[2] = pitch_rate * emu_sin(roll) >> 14;
 }
+
+/* --- samples ---------------------------------------------------------------- */
 
 /*
  * The six output bytes of sample `index` (made at `instant`), as the chip
  * converts. With the COUNT motion, X carries the index modulo 2^bits
  * instead: a client's frames then say which samples it got.
  */
-static void emu_convert(const struct emu_chip *chip, u64 index, ktime_t instant, u8 out[EMU_SAMPLE_BYTES])
+void emu_convert(const struct emu_chip *chip, u64 index, ktime_t instant, u8 out[EMU_SAMPLE_BYTES])
 {
 	const struct emu_part *part = chip->part;
 	s32 limit = 1 << (chip->bits - 1), mg[3];
@@ -355,7 +273,9 @@ static void emu_produce(struct emu_chip *chip, ktime_t now)
 	if (fresh > 1)
 		chip->counters[LATE]++;
 
-	if (chip->fifo_on) {
+	if (chip->part->six_axis) {
+		emu6_produce(chip, chip->next, index);
+	} else if (chip->fifo_on) {
 		/* Only the last 32 can survive; the others are made and lost. */
 		kept = min_t(u64, fresh, EMU_FIFO_DEPTH);
 		chip->counters[DROPPED] += fresh - kept;
@@ -402,7 +322,8 @@ static enum hrtimer_restart emu_tick(struct hrtimer *timer)
 		restart = HRTIMER_RESTART;
 		/* One edge per tick that finds new samples, including those a
 		 * transfer made first: a driver on the line misses none. */
-		raise = chip->irq && chip->next > chip->announced && emu_get(chip, chip->part->drdy_int);
+		raise = chip->irq && chip->next > chip->announced && emu_get(chip, chip->part->drdy_int) &&
+			(!chip->part->six_axis || emu6_interrupt(chip));
 		chip->announced = chip->next;
 	}
 	spin_unlock_irqrestore(&emu_lock, flags);
@@ -433,19 +354,17 @@ static void emu_rearm(struct emu_chip *chip)
 
 /* --- registers -------------------------------------------------------------- */
 
-/* Works out what the control registers mean after a write. */
-static void emu_derive(struct emu_chip *chip, ktime_t now)
+/* The family's control registers: rate, resolution, range and FIFO. */
+static void emu_configure(struct emu_chip *chip)
 {
 	const struct emu_part *part = chip->part;
-	bool was_running = chip->running, was_fifo = chip->fifo_on;
-	u32 old_hz = chip->hz;
-	u8 old_bits = chip->bits, low_power = emu_get(chip, part->low_power);
-	u8 range = emu_get(chip, part->range);
+	bool was_fifo = chip->fifo_on;
+	u8 low_power = emu_get(chip, part->low_power), range = emu_get(chip, part->range);
 
 	chip->bits = low_power ? part->bits_low_power :
 		emu_get(chip, part->high_resolution) ? part->bits_high_resolution : part->bits_normal;
-	chip->hz = (low_power ? part->odr_hz_low_power : part->odr_hz)[emu_get(chip, part->odr)];
-	chip->running = emu_get(chip, part->power) && chip->hz;
+	chip->mhz = (low_power ? part->odr_mhz_low_power : part->odr_mhz)[emu_get(chip, part->odr)];
+	chip->running = emu_get(chip, part->power) && chip->mhz;
 	if (range >= ARRAY_SIZE(part->ug_per_digit) || !part->ug_per_digit[range])
 		range = 0;
 	chip->ug_per_digit = part->ug_per_digit[range] << (part->finest_bits - chip->bits);
@@ -460,10 +379,24 @@ static void emu_derive(struct emu_chip *chip, ktime_t now)
 		chip->fifo_level = 0;
 		chip->regs[STATUS_REG] = 0;
 	}
+}
 
-	if (chip->running && (!was_running || chip->hz != old_hz || chip->bits != old_bits)) {
+/* Works out what the control registers mean after a write: the part's own
+ * reading of them, then a new phase where the clock changed. */
+static void emu_derive(struct emu_chip *chip, ktime_t now)
+{
+	const struct emu_part *part = chip->part;
+	bool was_running = chip->running;
+	u32 old_mhz = chip->mhz;
+	u8 old_bits = chip->bits;
+
+	if (part->six_axis)
+		emu6_configure(chip);
+	else
+		emu_configure(chip);
+	if (chip->running && (!was_running || chip->mhz != old_mhz || chip->bits != old_bits)) {
 		/* Power-up, a new rate or mode: a new phase, after the turn-on time. */
-		chip->period_ns = emu_period_ns(chip->hz);
+		chip->period_ns = emu_period_ns(chip->mhz);
 		chip->start = now;
 		chip->next = part->high_resolution.mask && chip->bits == part->bits_high_resolution ?
 			part->turn_on_periods_high_resolution : part->turn_on_periods;
@@ -477,9 +410,14 @@ static void emu_write_reg(struct emu_chip *chip, u8 reg, u8 value, ktime_t now)
 {
 	const struct emu_part *part = chip->part;
 
-	if (part->access[reg] != RW)
+	if (part->six_axis) {
+		if (!emu6_write_reg(chip, reg, value, now))
+			return;
+	} else if (part->access[reg] != RW) {
 		return;		/* read-only and reserved registers ignore writes */
-	chip->regs[reg] = value;
+	} else {
+		chip->regs[reg] = value;
+	}
 	if (reg == part->boot.reg && (value & part->boot.mask))
 		chip->boot_ends = ktime_add_ms(now, part->boot_ms);
 	emu_derive(chip, now);
@@ -543,6 +481,8 @@ static u8 emu_read_reg(struct emu_chip *chip, u8 reg, ktime_t now)
 		chip->regs[reg] &= ~part->boot.mask;	/* BOOT clears itself when done */
 		chip->boot_ends = 0;
 	}
+	if (part->six_axis)
+		return emu6_read_reg(chip, reg, now);
 	if (reg > STATUS_REG && reg <= OUT_Z_H)
 		return chip->fifo_on ? emu_read_fifo(chip, reg) : emu_read_output(chip, reg);
 	if (reg == STATUS_REG && !(chip->regs[reg] & ZYXDA))
@@ -561,15 +501,27 @@ static u8 emu_read_reg(struct emu_chip *chip, u8 reg, ktime_t now)
 /* The register after `reg` in a multi-byte transfer. */
 static u8 emu_step(const struct emu_chip *chip, u8 reg)
 {
+	if (chip->part->six_axis)
+		return emu6_step(chip, reg);
 	/* With the FIFO on, the auto-increment wraps OUT_Z_H to OUT_X_L. */
 	if (chip->fifo_on && reg == OUT_Z_H)
 		return OUT_X_L;
 	return (reg + 1) & 0x7f;
 }
 
+/* Whether a transfer walks the registers (AUTO_INCREMENT) or stays: the
+ * sub-address's bit 7 in the family, CTRL3_C's IF_INC on the six-axis
+ * part, whose sub-address has no such bit. */
+static u8 emu_increment(const struct emu_chip *chip)
+{
+	if (chip->part->six_axis)
+		return emu6_auto_increment(chip) ? AUTO_INCREMENT : 0;
+	return chip->pointer & AUTO_INCREMENT;
+}
+
 static void emu_read(struct emu_chip *chip, u8 *buf, unsigned int len, ktime_t now)
 {
-	u8 reg = chip->pointer & 0x7f, increment = chip->pointer & AUTO_INCREMENT;
+	u8 reg = chip->pointer & 0x7f, increment = emu_increment(chip);
 	unsigned int i;
 
 	chip->counters[READS]++;
@@ -583,7 +535,7 @@ static void emu_read(struct emu_chip *chip, u8 *buf, unsigned int len, ktime_t n
 
 static void emu_write(struct emu_chip *chip, const u8 *buf, unsigned int len, ktime_t now)
 {
-	u8 reg = chip->pointer & 0x7f, increment = chip->pointer & AUTO_INCREMENT;
+	u8 reg = chip->pointer & 0x7f, increment = emu_increment(chip);
 	unsigned int i;
 
 	for (i = 0; i < len; i++) {
@@ -785,7 +737,7 @@ static ssize_t emu_counters_show(struct device *dev, struct device_attribute *at
 	now = ktime_get();
 	emu_produce(chip, now);
 	memcpy(values, chip->counters, sizeof(values));
-	level = chip->fifo_level;
+	level = chip->part->six_axis ? emu6_fifo_level(chip) : chip->fifo_level;
 	spin_unlock_irqrestore(&emu_lock, flags);
 	return sysfs_emit(buf, "%lld %llu %llu %llu %llu %llu %u\n", ktime_to_ns(now), values[MADE],
 			  values[DROPPED], values[DELIVERED], values[READS], values[EMPTY_READS], level);
@@ -800,7 +752,12 @@ static ssize_t emu_odr_show(struct device *dev, struct device_attribute *attr, c
 {
 	struct emu_chip *chip = to_emu_attribute(attr)->chip;
 
-	return sysfs_emit(buf, "%u\n", READ_ONCE(chip->running) ? READ_ONCE(chip->hz) : 0);
+	u32 mhz = READ_ONCE(chip->running) ? READ_ONCE(chip->mhz) : 0;
+
+	/* Hz, with the fraction where there is one (the LSM6DSO's 12.5 Hz) */
+	if (mhz % 1000)
+		return sysfs_emit(buf, "%u.%03u\n", mhz / 1000, mhz % 1000);
+	return sysfs_emit(buf, "%u\n", mhz / 1000);
 }
 
 static ssize_t emu_period_show(struct device *dev, struct device_attribute *attr, char *buf)
@@ -818,7 +775,7 @@ static ssize_t emu_fifo_level_show(struct device *dev, struct device_attribute *
 
 	spin_lock_irqsave(&emu_lock, flags);
 	emu_produce(chip, ktime_get());
-	level = chip->fifo_level;
+	level = chip->part->six_axis ? emu6_fifo_level(chip) : chip->fifo_level;
 	spin_unlock_irqrestore(&emu_lock, flags);
 	return sysfs_emit(buf, "%u\n", level);
 }
@@ -866,6 +823,34 @@ static ssize_t emu_motion_store(struct device *dev, struct device_attribute *att
 	return count;
 }
 
+static ssize_t emu_rate_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct emu_chip *chip = to_emu_attribute(attr)->chip;
+
+	return sysfs_emit(buf, "%d %d %d\n", chip->rate_mdps[0], chip->rate_mdps[1], chip->rate_mdps[2]);
+}
+
+/* "X Y Z": the fixed motion's rotation rate in mdps (each within ±4000 dps),
+ * what a gyroscope reads while the force stays as written. */
+static ssize_t emu_rate_store(struct device *dev, struct device_attribute *attr,
+			      const char *buf, size_t count)
+{
+	struct emu_chip *chip = to_emu_attribute(attr)->chip;
+	unsigned long flags;
+	s32 mdps[3];
+	int i;
+
+	if (sscanf(buf, "%d %d %d", &mdps[0], &mdps[1], &mdps[2]) != 3)
+		return -EINVAL;
+	for (i = 0; i < 3; i++)
+		if (mdps[i] < -4000000 || mdps[i] > 4000000)
+			return -ERANGE;
+	spin_lock_irqsave(&emu_lock, flags);
+	memcpy(chip->rate_mdps, mdps, sizeof(mdps));
+	spin_unlock_irqrestore(&emu_lock, flags);
+	return count;
+}
+
 static void emu_attribute(struct emu_chip *chip, int n, const char *name, umode_t mode, int counter,
 			  ssize_t (*show)(struct device *, struct device_attribute *, char *),
 			  ssize_t (*store)(struct device *, struct device_attribute *, const char *, size_t))
@@ -894,6 +879,7 @@ static void emu_attributes(struct emu_chip *chip)
 	emu_attribute(chip, n++, "period_ns", 0444, -1, emu_period_show, NULL);
 	emu_attribute(chip, n++, "fifo_level", 0444, -1, emu_fifo_level_show, NULL);
 	emu_attribute(chip, n++, "motion", 0644, -1, emu_motion_show, emu_motion_store);
+	emu_attribute(chip, n++, "rate", 0644, -1, emu_rate_show, emu_rate_store);
 	chip->attr_list[n] = NULL;
 	snprintf(chip->group_name, sizeof(chip->group_name), "emu-0x%02x", chip->addr);
 	chip->group.name = chip->group_name;
@@ -929,7 +915,7 @@ static int emu_clock_ppm_set(const char *value, const struct kernel_param *kp)
 			continue;
 		emu_produce(chip, ktime_get());
 		due = emu_due(chip);
-		chip->period_ns = emu_period_ns(chip->hz);
+		chip->period_ns = emu_period_ns(chip->mhz);
 		chip->start = ktime_sub_ns(due, chip->period_ns);
 		chip->next = 1;
 		chip->rearm = true;
@@ -947,7 +933,7 @@ static const struct kernel_param_ops emu_clock_ppm_ops = {
 module_param_cb(clock_ppm, &emu_clock_ppm_ops, &clock_ppm, 0644);
 MODULE_PARM_DESC(clock_ppm, "The chips' clock error in ppm, -100000..100000 (±10 %, the datasheets' tolerance): 30000 is 3 % fast");
 module_param(parts, charp, 0444);
-MODULE_PARM_DESC(parts, "The chips, PART@ADDRESS separated by commas (parts: lis302dl, lis3dh; at most 4): default lis302dl@0x1c,lis3dh@0x18");
+MODULE_PARM_DESC(parts, "The chips, PART@ADDRESS separated by commas (parts: lis302dl, lis3dh, lsm6dso; at most 4): default lis302dl@0x1c,lis3dh@0x18");
 module_param(smbus_only, bool, 0444);
 MODULE_PARM_DESC(smbus_only, "Offer SMBus transfers only, no plain I2C (as i2c-stub does)");
 
@@ -975,11 +961,11 @@ static int emu_parse_parts(void)
 			break;
 		}
 		*at = '\0';
-		for (i = 0; i < ARRAY_SIZE(emu_parts); i++)
-			if (!strcasecmp(item, emu_parts[i].name))
-				part = &emu_parts[i];
+		for (i = 0; i < ARRAY_SIZE(emu_all_parts); i++)
+			if (!strcasecmp(item, emu_all_parts[i]->name))
+				part = emu_all_parts[i];
 		if (!part) {
-			pr_err("accel_emu: parts: unknown part '%s' (known: lis302dl, lis3dh)\n", item);
+			pr_err("accel_emu: parts: unknown part '%s' (known: lis302dl, lis3dh, lsm6dso)\n", item);
 			error = -EINVAL;
 			break;
 		}
