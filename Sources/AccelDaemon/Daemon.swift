@@ -125,7 +125,7 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         notifier.notify("READY=1\nSTATUS=sampling \(device.chip) at \(device.rate) Hz, ±\(device.range) g; no clients")
-        logger.info("acceld \(acceldVersion): \(device.chip) at \(device.location), ±\(device.range) g, \(device.rate) Hz; clients at \(serverDescription)")
+        logger.info("acceld \(acceldVersion): \(device.chip) at \(device.location), ±\(device.range) g, \(device.rate) Hz (\(configuration.device.rateOrigin)); clients at \(serverDescription)")
         dispatchMain()
     }
 
@@ -154,6 +154,7 @@ public final class Daemon: @unchecked Sendable {
         let sampler = Sampler(connect: try makeConnector(time: time), configuration: configuration.device.configuration,
                               settings: configuration.motion, time: time)
         sampler.realtimePriority = configuration.daemon.realtimePriority
+        sampler.automaticRate = configuration.device.rate == nil
         return sampler
     }
 
