@@ -121,9 +121,12 @@ struct SelfTestCommand: ParsableCommand {
             limits' mode): averages the outputs, turns the self-test actuator on,
             averages again, and compares the difference per axis with the
             datasheet's limits (LIS302DL: X −32..−3, Y and Z +3..+32 digits at
-            ±2 g; LIS3DH: 17..360 digits in normal mode). Exit 0 on PASS, 1 on
-            FAIL, 64 for a part without one (H3LIS331DL, LIS3DSH). Keep the board
-            still while it runs (about half a second).
+            ±2 g; LIS3DH: 17..360 digits in normal mode). On a six-axis part
+            (LSM6DSO, LSM6DSL, LSM6DS3) the gyroscope's self-test follows, as ST's
+            example runs it: 208 Hz at ±2000 dps, the change of the rate with ST_G
+            on must be 150..700 dps on every axis. Exit 0 on PASS, 1 when either
+            test FAILs, 64 for a part without one (H3LIS331DL, LIS3DSH). Keep the
+            board still while it runs (about half a second).
             Example: accelctl selftest --bus 1
             """
     )
@@ -133,11 +136,14 @@ struct SelfTestCommand: ParsableCommand {
 
     func run() throws {
         let time = MonotonicTime()
-        let report = guarded {
-            try chip.withChip(time: time, socket: daemon.socket) { try $0.selfTest() }
+        let (report, gyroscope) = guarded {
+            try chip.withChip(time: time, socket: daemon.socket) { driver in
+                (try driver.selfTest(), driver.profile.gyroscope == nil ? nil : try driver.gyroscopeSelfTest())
+            }
         }
         print(report.summary)
-        if !report.passed { throw ExitCode(1) }
+        if let gyroscope { print(gyroscope.summary) }
+        if !report.passed || gyroscope?.passed == false { throw ExitCode(1) }
     }
 }
 
