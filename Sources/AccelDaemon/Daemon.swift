@@ -111,7 +111,10 @@ public final class Daemon: @unchecked Sendable {
         installSignalHandlers()
         let listener = Listener(descriptor: try listeningSocket(), hub: hub)
         self.listener = listener
-        sampler.queue.async { sampler.start() }
+        sampler.queue.async {
+            (sampler as? Sampler)?.checkGyroscopeAtRest()
+            sampler.start()
+        }
         hub.control.async { listener.start() }
         if case .simulated = options.source, let model = (sampler as? Sampler)?.driver?.bus as? ChipModel {
             for fault in options.faults { fault.schedule(on: model, queue: sampler.queue) }

@@ -20,7 +20,10 @@ struct ProbeCommand: ParsableCommand {
             verdict and the next step. Then lists the accelerometers a kernel
             driver already owns, through IIO (/sys/bus/iio), which acceld reads
             with --iio. Exit 0 when a supported chip is found, on i2c-dev or
-            through IIO, 68 when nothing answers.
+            through IIO, 68 when nothing answers. On a six-axis part it also reads the
+            gyroscope for half a second and says whether its offset at rest is within
+            3 × the datasheet's typical zero-rate level (LSM6DSO ±1, LSM6DSL ±3,
+            LSM6DS3 ±10 dps): keep the board still.
             Example: accelctl probe --bus 1
             """
     )
@@ -66,6 +69,7 @@ struct ProbeCommand: ParsableCommand {
             let id = finding.whoAmI.map { "WHO_AM_I \(hex($0))" } ?? "error"
             print("  \(finding.bus) \(hex(finding.address)): \(id)\(finding.part.map { ": \($0)" } ?? "")\(finding.note.map { ": \($0)" } ?? "")")
         }
+        judgeGyroscopes(findings, model: model, time: time)
         let verdict = Probe.verdict(findings, buses: buses) { bus, address in
             let busOption = bus.hasPrefix("/dev/i2c-") ? " --bus \(bus.dropFirst(9))" : " --simulate \(chip.simulate ?? "")"
             return "accelctl selftest\(busOption) --address \(hex(address))"

@@ -21,3 +21,18 @@ struct GyroscopeCommandTests {
         #expect(weak.stdout.contains("Y: FAIL change 100.0 dps (limits |change| 150.0..700.0 dps): moved too little"), "\(weak.stdout)")
     }
 }
+
+extension GyroscopeCommandTests {
+    @Test("probe on an LSM6DSO judges the gyroscope's offset at rest: within, and beyond ±3 dps")
+    func probe() throws {
+        // Without noise, at offsets of whole digits (70 mdps), the figures are exact.
+        let good = try accelctl(["probe", "--simulate", "rest", "--part", "LSM6DSO", "--model-gyro-offset", "0.49,-0.28,0.84", "--model-gyro-noise", "0"])
+        #expect(good.status == 0)
+        #expect(good.stdout.contains("chip model (rest) 0x6a: gyroscope offset at rest 0.49, -0.28, 0.84 dps: within the datasheet's ±3 dps"), "\(good.stdout)")
+        let bad = try accelctl(["probe", "--simulate", "rest", "--part", "LSM6DSO", "--model-gyro-offset", "0.49,-0.28,4.2", "--model-gyro-noise", "0"])
+        #expect(bad.status == 0, "the probe's status is about finding the chip")
+        #expect(bad.stdout.contains("gyroscope offset at rest 0.49, -0.28, 4.20 dps: beyond the datasheet's ±3 dps"), "\(bad.stdout)")
+        let accelerometer = try accelctl(["probe", "--simulate", "rest"])
+        #expect(!accelerometer.stdout.contains("gyroscope"), "a part without one says nothing of it")
+    }
+}
