@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 import AccelDriver
 import Logging
 
@@ -31,5 +32,11 @@ extension Sampler {
             logger.warning("\(driver.profile.name): \(rest.verdict): the part may be damaged or stressed; the fusion learns the offset at rest, but a turn is misread until it has")
         }
         return rest
+    }
+
+    /// The fusion's offset estimate starts from the calibration's (chip
+    /// axes, dps) turned into the board's axes in rad/s, as the rates are.
+    func startGyroscopeBias() {
+        pipeline.gyroscopeBias = calibration.gyroscopeOffset.map { mountMatrix.apply($0 * (.pi / 180)) } ?? .zero
     }
 }

@@ -80,11 +80,11 @@ public final class Sampler: @unchecked Sendable {
     var latency: Double?
 
     public var calibration: Calibration = .identity {
-        didSet { driver?.calibration = calibration }
+        didSet { driver?.calibration = calibration; startGyroscopeBias() }
     }
 
     public var mountMatrix: MountMatrix = .identity {
-        didSet { driver?.mountMatrix = mountMatrix }
+        didSet { driver?.mountMatrix = mountMatrix; startGyroscopeBias() }
     }
 
     /// - Parameter connect: opens the bus and identifies the chip (called

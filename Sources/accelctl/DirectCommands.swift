@@ -162,7 +162,10 @@ struct CalibrateCommand: ParsableCommand {
             the scale from the +1 g and −1 g faces and shows the residuals. With
             --flat only the +Z-up face is used, for offsets. The result is written
             atomically to --output; acceld reads it at start (restart it, or send
-            the values with a calibrate request).
+            the values with a calibrate request). On a six-axis part it first
+            averages the gyroscope for a second with the board still, and stores
+            that offset too (acceld's fusion starts from it); a board that moves
+            meanwhile is refused (exit 1): keep it still and run it again.
             Example: accelctl calibrate --output /var/lib/acceld/calibration.json
             """
     )
@@ -188,6 +191,7 @@ struct CalibrateCommand: ParsableCommand {
         let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
         guarded { try driver.configure(driver.defaultConfiguration()) }
         defer { try? driver.powerDown() }
+        let gyroscopeOffset = measureGyroscope(driver)
         var procedure = SixPositionCalibration(mountMatrix: matrix, flat: flat)
         print(flat ? "put the board flat, +Z (faceUp) up, and keep it still"
                    : "put the board on each face in turn and hold it still: " + procedure.remaining.map { "\($0.rawValue) up (\($0.orientation))" }.joined(separator: ", "))
@@ -220,7 +224,8 @@ struct CalibrateCommand: ParsableCommand {
                 averaging = nil
             }
         }
-        let (calibration, residuals) = procedure.result()
+        var (calibration, residuals) = procedure.result()
+        calibration.gyroscopeOffset = gyroscopeOffset
         print("offset (g):  x \(fixed(calibration.offset.x, 4))  y \(fixed(calibration.offset.y, 4))  z \(fixed(calibration.offset.z, 4))")
         print("scale:       x \(fixed(calibration.scale.x, 4))  y \(fixed(calibration.scale.y, 4))  z \(fixed(calibration.scale.z, 4))")
         for (face, residual) in residuals { print("residual \(face.rawValue) up: \(fixed(residual, 1)) mg") }

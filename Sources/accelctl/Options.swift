@@ -129,6 +129,8 @@ enum ToolError: Error, CustomStringConvertible {
     case nothingFound(String)
     case selfTestFailed
     case usage(String)
+    /// A measurement that needs the board still saw it move.
+    case boardMoved(String)
 
     var description: String {
         switch self {
@@ -137,6 +139,7 @@ enum ToolError: Error, CustomStringConvertible {
         case .nothingFound(let verdict): verdict
         case .selfTestFailed: "self-test FAILED"
         case .usage(let message): message
+        case .boardMoved(let message): message
         }
     }
 
@@ -146,6 +149,7 @@ enum ToolError: Error, CustomStringConvertible {
         case .nothingFound: 68
         case .selfTestFailed: 1
         case .usage: 64
+        case .boardMoved: 1
         }
     }
 }
