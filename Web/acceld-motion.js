@@ -12,8 +12,9 @@
 // window.ACCELD_MOTION_URL before including it to use another) and
 // reconnects by itself. Axes, signs and units follow the W3C specification:
 // m/s², face up at rest accelerationIncludingGravity.z = +9.81;
-// rotationRate and alpha are null (no gyroscope, no compass). The mapping
-// is in docs/GATEWAY.md.
+// rotationRate (deg/s) and alpha (the heading from where the board
+// started, absolute false) come from a part with a gyroscope, and are null
+// without one. The mapping is in docs/GATEWAY.md.
 (function () {
   "use strict";
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";

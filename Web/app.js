@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The live page: acceld's own stream (/ws/acceld) drawn as AccelerometerGraph
-// draws it, plus a level, the orientation, the device and an event log.
+// draws it, plus a level, the orientation, the device and an event log;
+// with a gyroscope, its panels too (gyroscope.js).
 // No framework and nothing fetched from elsewhere: the board may be offline.
 "use strict";
 
@@ -11,10 +12,10 @@ const SPAN_COLORS = { shake: "rgba(230,140,0,0.18)", freefall: "rgba(220,0,0,0.1
 // What a test (or a curious person with the console open) can read.
 const live = window.acceldLive = {
   link: "connecting", frames: 0, framesPerSecond: 0, redrawsPerSecond: 0, gaps: 0, lost: 0,
-  orientation: "unknown", device: null, events: [],
+  orientation: "unknown", device: null, events: [], gyroscope: false, rotationRate: null, rotationRedraws: 0,
 };
 
-const frames = [];          // {seq, t, acc, gravity, user}
+const frames = [];          // {seq, t, acc, gravity, user, and with a gyroscope rate, quaternion, yaw}
 const spans = [];           // {kind, start, end, label}
 let openShake = null, openFall = null;
 let frameStep = 1, lastSeq = null, view = "acc", paused = false;
@@ -102,7 +103,8 @@ function addFrame(m) {
     frames.push(null);  // breaks the line
   }
   lastSeq = m.seq;
-  frames.push({ seq: m.seq, t: m.t, acc: m.acc, gravity: m.gravity, user: m.user, pitch: m.pitch, roll: m.roll });
+  frames.push({ seq: m.seq, t: m.t, acc: m.acc, gravity: m.gravity, user: m.user, pitch: m.pitch, roll: m.roll,
+    rate: m.rotationRate, quaternion: m.quaternion, yaw: m.yaw, recovering: m.gyroRecovering === true });
   live.frames += 1;
   const horizon = m.t - WINDOW_SECONDS - 1;
   while (frames.length && (frames[0] === null || frames[0].t < horizon)) frames.shift();
@@ -128,6 +130,7 @@ function draw() {
   redraws += 1;
   drawPlot();
   drawLevel();
+  window.acceldGyroscope.draw(frames, WINDOW_SECONDS, live);
 }
 
 function drawPlot() {
@@ -203,8 +206,12 @@ function showOrientation(name) {
 
 function showDevice(d) {
   live.device = d;
+  // The hello's device names the gyroscope's range only on parts that have one.
+  live.gyroscope = typeof d.gyroscope === "number";
+  window.acceldGyroscope.show(live.gyroscope);
   document.getElementById("chip").textContent = `${d.chip} · ${d.location}`;
-  fill("device", { part: d.chip, range: `±${d.range} g`, rate: `${d.rate} Hz`, mode: `${d.mode} (${d.resolution}-bit)`, state: d.state, ...(d.message ? { last: d.message } : {}) });
+  fill("device", { part: d.chip, range: `±${d.range} g`, ...(live.gyroscope ? { gyroscope: `±${d.gyroscope} °/s` } : {}), rate: `${d.rate} Hz`,
+    mode: `${d.mode} (${d.resolution}-bit)`, state: d.state, ...(d.message ? { last: d.message } : {}) });
 }
 
 function showCounters(s) {

@@ -15,6 +15,8 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
     case incompatible(String)
     case disconnected(String)
     case refusedRequest(code: String, message: String)
+    /// Gyroscope updates asked of a part without one (MotionManager).
+    case noGyroscope(String)
 
     public var description: String {
         switch self {
@@ -30,6 +32,8 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
             "acceld closed the connection: \(why)"
         case .refusedRequest(let code, let message):
             "acceld refused (\(code)): \(message)"
+        case .noGyroscope(let chip):
+            "the \(chip) acceld serves has no gyroscope: rotation rates need a six-axis part such as the LSM6DSO (isGyroAvailable says whether there is one)"
         }
     }
 
@@ -40,6 +44,7 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
         case .incompatible: 76             // EX_PROTOCOL
         case .disconnected: 74             // EX_IOERR
         case .refusedRequest(let code, _): code == "not-permitted" ? 77 : 65
+        case .noGyroscope: 69              // EX_UNAVAILABLE
         }
     }
 }

@@ -89,3 +89,17 @@ public enum ConnectionNotice: Sendable, Equatable {
     /// The device's state changed (`lost`, `back`, `configured`, ...).
     case device(DeviceInfo)
 }
+
+/// One gyroscope sample (CMGyroData): the rate about the board's x, y and
+/// z axes, rad/s, right-handed. Unlike CMGyroData, which is the raw
+/// gyroscope, this is the rate with the offset acceld's fusion has learnt
+/// removed (what CMDeviceMotion.rotationRate gives): acceld's frames carry
+/// only that rate (docs/PROTOCOL.md), and a raw one would drift by the
+/// part's zero-rate level (±1 dps on the LSM6DSO) for every program to fix.
+public struct GyroData: Sendable, Equatable {
+    public var rotationRate: RotationRate
+    /// Seconds on the daemon's CLOCK_MONOTONIC, the sample's instant.
+    public var timestamp: Double
+    /// The chip's sample number: gaps are samples lost.
+    public var sequence: UInt64
+}

@@ -16,11 +16,14 @@ public typealias DeviceMotionHandler = @Sendable (DeviceMotion?, (any Error)?) -
 public final class MotionManager: Sendable {
     /// Where acceld listens (`ACCELD_SOCKET` or /run/acceld/acceld.sock).
     public let socketPath: String
-    private let state = Mutex(State())
+    let state = Mutex(State())
     private let reader = DispatchQueue(label: "AccelClient.reader")
 
-    private struct Subscriber: @unchecked Sendable {
-        enum Kind { case accelerometer, deviceMotion, events(Set<MotionEventKind>), notices }
+    struct Subscriber: @unchecked Sendable {
+        enum Kind {
+            case accelerometer, deviceMotion, gyro, events(Set<MotionEventKind>), notices
+            var isGyro: Bool { if case .gyro = self { true } else { false } }
+        }
         let kind: Kind
         /// Seconds between deliveries (0: every frame).
         var interval: Double
@@ -31,25 +34,30 @@ public final class MotionManager: Sendable {
     enum Update: Sendable {
         case accelerometer(AccelerometerData)
         case deviceMotion(DeviceMotion)
+        case gyro(GyroData)
         case event(MotionEvent)
         case notice(ConnectionNotice)
         /// Why there are no samples: to push handlers as `(nil, error)`.
         case failure(any Error)
     }
 
-    private struct State: @unchecked Sendable {
+    struct State: @unchecked Sendable {
         var accelerometerInterval = 0.01
         var deviceMotionInterval = 0.01
+        var gyroInterval = 0.01
         var accelerometerActive = false
         var deviceMotionActive = false
+        var gyroActive = false
         var subscribers: [Int: Subscriber] = [:]
         var nextID = 1
         var accelerometerHandlerID: Int?
         var deviceMotionHandlerID: Int?
+        var gyroHandlerID: Int?
         var eventHandlerID: Int?
         var noticeHandlerID: Int?
         var latestAccelerometer: AccelerometerData?
         var latestMotion: DeviceMotion?
+        var latestGyro: GyroData?
         var reference: Attitude?
         /// The latest attitude as acceld reported it (not relative).
         var latestAttitude: Attitude?
@@ -232,7 +240,7 @@ public final class MotionManager: Sendable {
         stream(.notices) { if case .notice(let notice) = $0 { notice } else { nil } }
     }
 
-    private func stream<T: Sendable>(_ kind: Subscriber.Kind, _ pick: @escaping @Sendable (Update) -> T?) -> AsyncStream<T> {
+    func stream<T: Sendable>(_ kind: Subscriber.Kind, _ pick: @escaping @Sendable (Update) -> T?) -> AsyncStream<T> {
         AsyncStream(bufferingPolicy: .bufferingNewest(1024)) { continuation in
             let id = add(kind, interval: nil) { update in
                 if let value = pick(update) { continuation.yield(value) }
@@ -247,7 +255,7 @@ public final class MotionManager: Sendable {
 
     // MARK: The connection
 
-    private func add(_ kind: Subscriber.Kind, interval: Double?, _ deliver: @escaping @Sendable (Update) -> Void) -> Int {
+    func add(_ kind: Subscriber.Kind, interval: Double?, _ deliver: @escaping @Sendable (Update) -> Void) -> Int {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -255,6 +263,7 @@ public final class MotionManager: Sendable {
             switch kind {
             case .accelerometer: every = interval ?? state.accelerometerInterval
             case .deviceMotion: every = interval ?? state.deviceMotionInterval
+            case .gyro: every = interval ?? state.gyroInterval
             case .events, .notices: every = 0
             }
             state.subscribers[id] = Subscriber(kind: kind, interval: every, deliver: deliver)
@@ -267,21 +276,24 @@ public final class MotionManager: Sendable {
     private func watchRequest(_ state: State) -> Request? {
         var streams: Set<StreamName> = [.device]
         var wantsAccelerometer = state.accelerometerActive, wantsMotion = state.deviceMotionActive, wantsEvents = false
+        var wantsGyro = state.gyroActive
         for subscriber in state.subscribers.values {
             switch subscriber.kind {
             case .accelerometer: wantsAccelerometer = true
             case .deviceMotion: wantsMotion = true
+            case .gyro: wantsGyro = true
             case .events(let kinds):
                 wantsEvents = true
                 streams.formUnion(kinds.map(\.stream))
             case .notices: break
             }
         }
-        guard wantsAccelerometer || wantsMotion || wantsEvents else { return nil }
+        guard wantsAccelerometer || wantsMotion || wantsGyro || wantsEvents else { return nil }
         var fastest: Double?
-        if wantsAccelerometer || wantsMotion {
+        if wantsAccelerometer || wantsMotion || wantsGyro {
             streams.insert(.frames)
             let intervals = (wantsAccelerometer ? [state.accelerometerInterval] : []) + (wantsMotion ? [state.deviceMotionInterval] : [])
+                + (wantsGyro ? [state.gyroInterval] : [])
             let shortest = intervals.min() ?? 0
             fastest = shortest > 0 ? 1 / shortest : nil
         }
@@ -290,12 +302,13 @@ public final class MotionManager: Sendable {
 
     /// Sends the watch that fits what is asked now; starts the reader the
     /// first time something is.
-    private func resubscribe() {
+    func resubscribe() {
         let (request, connection, start) = state.withLock { state -> (Request?, DaemonConnection?, Bool) in
             for (id, subscriber) in state.subscribers {
                 switch subscriber.kind {
                 case .accelerometer: state.subscribers[id]?.interval = state.accelerometerInterval
                 case .deviceMotion: state.subscribers[id]?.interval = state.deviceMotionInterval
+                case .gyro: state.subscribers[id]?.interval = state.gyroInterval
                 default: break
                 }
             }
@@ -339,6 +352,7 @@ public final class MotionManager: Sendable {
                 state.device = connection.device
                 return watchRequest(state)
             }
+            if connection.device.gyroscope == nil { broadcast(.failure(ClientError.noGyroscope(connection.device.chip)), gyroOnly: true) }
             if let away {
                 broadcast(.notice(.reconnected(after: Double(MonotonicTime.now() - away) / 1e9)))
             }
@@ -401,12 +415,15 @@ public final class MotionManager: Sendable {
                                       rotationRate: RotationRate(frame.rotationRate ?? .zero), timestamp: frame.t, sequence: frame.seq)
                 if state.deviceMotionActive { state.latestMotion = motion }
             }
+            let gyro = frame.rotationRate.map { GyroData(rotationRate: RotationRate($0), timestamp: frame.t, sequence: frame.seq) }
+            if state.gyroActive, let gyro { state.latestGyro = gyro }
             var due: [(Update, Subscriber)] = []
             for (id, subscriber) in state.subscribers {
                 let update: Update?
                 switch subscriber.kind {
                 case .accelerometer: update = accelerometer.map(Update.accelerometer)
                 case .deviceMotion: update = motion.map(Update.deviceMotion)
+                case .gyro: update = gyro.map(Update.gyro)
                 default: update = nil
                 }
                 guard let update, frame.t - subscriber.lastDelivered >= subscriber.interval - slack else { continue }
@@ -418,13 +435,16 @@ public final class MotionManager: Sendable {
         for (update, subscriber) in subscribers { subscriber.deliver(update) }
     }
 
-    private func broadcast(_ update: Update) {
+    /// `update` to every subscriber it concerns; with `gyroOnly`, to
+    /// gyroscope subscribers alone (a part without one is their failure only).
+    func broadcast(_ update: Update, gyroOnly: Bool = false) {
         let subscribers = state.withLock { Array($0.subscribers.values) }
         for subscriber in subscribers {
+            if gyroOnly, !subscriber.kind.isGyro { continue }
             switch (subscriber.kind, update) {
             case (.events(let kinds), .event(let event)):
                 if kinds.contains(where: { $0.rawValue == event.className }) { subscriber.deliver(update) }
-            case (.notices, .notice), (.accelerometer, .failure), (.deviceMotion, .failure):
+            case (.notices, .notice), (.accelerometer, .failure), (.deviceMotion, .failure), (.gyro, .failure):
                 subscriber.deliver(update)
             default:
                 break

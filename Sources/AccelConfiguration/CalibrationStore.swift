@@ -29,13 +29,23 @@ public struct CalibrationStore: Sendable {
               let offset = object["offset"]?.numbers(count: 3),
               let scale = object["scale"]?.numbers(count: 3)
         else { throw LoadError(path: path, reason: "is not a calibration (expected {\"offset\":[x,y,z],\"scale\":[x,y,z]})") }
-        return Calibration(offset: Vector3(offset[0], offset[1], offset[2]), scale: Vector3(scale[0], scale[1], scale[2]))
+        // "gyroscope-offset" (dps) came later: a file without it has none.
+        var gyroscopeOffset: Vector3?
+        if let value = object["gyroscope-offset"] {
+            guard let rates = value.numbers(count: 3) else {
+                throw LoadError(path: path, reason: "has a \"gyroscope-offset\" that is not [x,y,z] in dps")
+            }
+            gyroscopeOffset = Vector3(rates[0], rates[1], rates[2])
+        }
+        return Calibration(offset: Vector3(offset[0], offset[1], offset[2]), scale: Vector3(scale[0], scale[1], scale[2]),
+                           gyroscopeOffset: gyroscopeOffset)
     }
 
     public func save(_ calibration: Calibration) throws {
         var line = JSONLine()
         line.add("offset", calibration.offset, decimals: 6)
         line.add("scale", calibration.scale, decimals: 6)
+        if let gyroscopeOffset = calibration.gyroscopeOffset { line.add("gyroscope-offset", gyroscopeOffset, decimals: 4) }
         try writeAtomically(line.line + "\n", to: path)
     }
 }

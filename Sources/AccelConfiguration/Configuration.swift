@@ -29,7 +29,9 @@ public struct DeviceSettings: Sendable, Equatable {
     public var part: String?
     /// Full scale in g; nil is the part's smallest.
     public var range: Int?
-    public var rate = 100
+    /// Output data rate in Hz; nil (`auto`) is the part's rate nearest
+    /// 100 Hz (`ChipProfile.automaticRate`), 100 while the part is unknown.
+    public var rate: Int?
     /// A mode of the part's; nil is the part's first.
     public var mode: String?
     public var mountMatrix = MountMatrix.identity
@@ -40,8 +42,12 @@ public struct DeviceSettings: Sendable, Equatable {
 
     /// Range, rate and mode to configure, with the part's defaults filled in.
     public var configuration: DeviceConfiguration {
-        DeviceConfiguration(range: range ?? profile?.ranges[0].fullScale ?? 2, rate: rate, mode: mode)
+        DeviceConfiguration(range: range ?? profile?.ranges[0].fullScale ?? 2,
+                            rate: rate ?? profile?.automaticRate(mode: mode) ?? ChipProfile.preferredRate, mode: mode)
     }
+
+    /// How the rate was chosen, for the logs.
+    public var rateOrigin: String { rate == nil ? "auto: the part's rate nearest \(ChipProfile.preferredRate) Hz" : "configured" }
 
     /// Which setting the named part cannot run, and why; nil when it can.
     public func problem(on profile: ChipProfile) -> (key: String, reason: String)? {
@@ -162,7 +168,8 @@ extension Configuration {
                        "the part on the board; auto reads WHO_AM_I"),
             .automatic("device", "range", \.device.range, choices: Set(ChipProfile.supported.flatMap { $0.ranges.map(\.fullScale) }).sorted().map(String.init),
                        canonical: { Int($0) }, "full scale in g; auto is the part's smallest"),
-            .integer("device", "rate", \.device.rate, Set(ChipProfile.supported.flatMap(\.allRates)).sorted(), "output data rate in Hz"),
+            .automatic("device", "rate", \.device.rate, choices: Set(ChipProfile.supported.flatMap(\.allRates)).sorted().map(String.init),
+                       canonical: { Int($0) }, "output data rate in Hz; auto is the part's rate nearest 100 Hz"),
             .automatic("device", "mode", \.device.mode, choices: Set(ChipProfile.supported.flatMap { $0.modes.map(\.name) }).sorted(),
                        canonical: { $0.lowercased() }, "power mode; auto is the part's first"),
             ConfigKey(section: "device", name: "mount-matrix", help: "chip axes to board axes, IIO form", set: { config, text in

@@ -6,10 +6,15 @@
 public struct Calibration: Sendable, Equatable, Codable {
     public var offset: Vector3
     public var scale: Vector3
+    /// A six-axis part's gyroscope: its mean rate at rest, dps in the chip's
+    /// axes, where the fusion's bias estimate starts. Nil: not measured (an
+    /// older file, or a part without a gyroscope), the estimate starts at 0.
+    public var gyroscopeOffset: Vector3?
 
-    public init(offset: Vector3 = .zero, scale: Vector3 = Vector3(1, 1, 1)) {
+    public init(offset: Vector3 = .zero, scale: Vector3 = Vector3(1, 1, 1), gyroscopeOffset: Vector3? = nil) {
         self.offset = offset
         self.scale = scale
+        self.gyroscopeOffset = gyroscopeOffset
     }
 
     public static let identity = Calibration()

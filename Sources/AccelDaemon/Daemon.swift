@@ -112,7 +112,10 @@ public final class Daemon: @unchecked Sendable {
         installSignalHandlers()
         let listener = Listener(descriptor: try listeningSocket(), hub: hub)
         self.listener = listener
-        sampler.queue.async { sampler.start() }
+        sampler.queue.async {
+            (sampler as? Sampler)?.checkGyroscopeAtRest()
+            sampler.start()
+        }
         hub.control.async { listener.start() }
         if case .simulated = options.source, let model = (sampler as? Sampler)?.driver?.bus as? ChipModel {
             for fault in options.faults { fault.schedule(on: model, queue: sampler.queue) }
@@ -126,7 +129,7 @@ public final class Daemon: @unchecked Sendable {
             }
         }
         notifier.notify("READY=1\nSTATUS=sampling \(device.chip) at \(device.rate) Hz, ±\(device.range) g; no clients")
-        logger.info("acceld \(acceldVersion): \(device.chip) at \(device.location), ±\(device.range) g, \(device.rate) Hz; clients at \(serverDescription)")
+        logger.info("acceld \(acceldVersion): \(device.chip) at \(device.location), ±\(device.range) g, \(device.rate) Hz (\(configuration.device.rateOrigin)); clients at \(serverDescription)")
         dispatchMain()
     }
 
@@ -155,6 +158,7 @@ public final class Daemon: @unchecked Sendable {
         let sampler = Sampler(connect: try makeConnector(time: time), configuration: configuration.device.configuration,
                               settings: configuration.motion, time: time)
         sampler.realtimePriority = configuration.daemon.realtimePriority
+        sampler.automaticRate = configuration.device.rate == nil
         return sampler
     }
 

@@ -135,6 +135,10 @@ final class RequestRouter: @unchecked Sendable {
 
     private func apply(_ calibration: Calibration, for session: Session) {
         run(session, "calibrate") {
+            // A client sends the accelerometer's offset and scale: the
+            // gyroscope's offset that accelctl calibrate stored stays.
+            var calibration = calibration
+            if calibration.gyroscopeOffset == nil { calibration.gyroscopeOffset = (try? calibrationStore.load())??.gyroscopeOffset }
             try calibrationStore.save(calibration)
             hub.onSampler { [sampler] in sampler.calibration = calibration }
             session.reply(.calibration(CalibrationReply(calibration: calibration, file: calibrationStore.path)))

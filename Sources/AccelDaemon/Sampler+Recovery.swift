@@ -33,6 +33,13 @@ extension Sampler {
         return UInt64(phase.nudge)
     }
 
+    /// With `automaticRate`, the identified part's rate nearest 100 Hz.
+    func adoptAutomaticRate(_ profile: ChipProfile) {
+        guard automaticRate, let rate = profile.automaticRate(mode: configuration.mode), rate != configuration.rate else { return }
+        configuration.rate = rate
+        phase.acquire(rate: rate)
+    }
+
     /// The chip starts a new sample clock whenever it is configured.
     func restartPhase() {
         dataReady.reset()
@@ -70,6 +77,7 @@ extension Sampler {
                     throw DriverError.wrongPart(location: fresh.bus.location, part: servedPart, expected: expected,
                                                 found: try fresh.bus.readRegister(0x0F))
                 }
+                adoptAutomaticRate(fresh.profile)
                 configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: fresh.profile)
                 fresh.calibration = calibration
                 fresh.mountMatrix = mountMatrix

@@ -18,6 +18,7 @@ extension Sampler {
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         _ = try driver.registerValues(for: configuration)  // validate before touching the chip
         self.configuration = configuration
+        automaticRate = false  // a client's rate outlives a reconnection
         try reconfigure(.configured, "now ±\(configuration.range) g at \(configuration.rate) Hz")
     }
 

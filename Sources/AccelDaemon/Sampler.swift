@@ -40,6 +40,9 @@ public final class Sampler: @unchecked Sendable {
     /// SCHED_FIFO for the thread that runs the timer's steps ([daemon]
     /// realtime-priority; set before `start`).
     public var realtimePriority = 0
+    /// `rate = auto` with no part named: the rate is the identified part's
+    /// nearest 100 Hz, known only once WHO_AM_I has answered.
+    public var automaticRate = false
 
     let time: TimeSource
     let connect: () throws -> Accelerometer
@@ -77,11 +80,11 @@ public final class Sampler: @unchecked Sendable {
     var latency: Double?
 
     public var calibration: Calibration = .identity {
-        didSet { driver?.calibration = calibration }
+        didSet { driver?.calibration = calibration; startGyroscopeBias() }
     }
 
     public var mountMatrix: MountMatrix = .identity {
-        didSet { driver?.mountMatrix = mountMatrix }
+        didSet { driver?.mountMatrix = mountMatrix; startGyroscopeBias() }
     }
 
     /// - Parameter connect: opens the bus and identifies the chip (called
@@ -101,6 +104,7 @@ public final class Sampler: @unchecked Sendable {
     /// so the daemon can exit with its message and code.
     public func open() throws {
         let driver = try connect()
+        adoptAutomaticRate(driver.profile)
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         try driver.configure(configuration)
         pipeline.gyroscopeRange = driver.rotationRange ?? .infinity

@@ -63,11 +63,12 @@ public final class Accelerometer {
 
     // MARK: Configuration
 
-    /// The part's smallest range at `rate` (100 Hz unless said) in its
-    /// first mode: what the tools use when a person names no setting.
+    /// The part's smallest range at `rate` (unless said, its rate nearest
+    /// 100 Hz: `ChipProfile.automaticRate`) in its first mode: what the
+    /// tools use when a person names no setting.
     public func defaultConfiguration(rate: Int? = nil) -> DeviceConfiguration {
         let rates = profile.modes[0].rates.map(\.hertz)
-        let wanted = rate ?? 100
+        let wanted = rate ?? profile.automaticRate()!
         return DeviceConfiguration(range: profile.ranges[0].fullScale, rate: rates.contains(wanted) ? wanted : rates.first { $0 >= wanted } ?? rates.last!)
     }
 

@@ -91,6 +91,12 @@ extension ChipProfile {
         return profile
     }
 
+    // The zero-rate levels (G_TyOff, typical, ±dps) are the datasheets'
+    // "Mechanical characteristics" tables: LSM6DSO DS12140 Table 2 (±1),
+    // LSM6DSL DocID028475 Rev 7 Table 3 (±3), LSM6DS3 DocID026899 Table 3
+    // (±10, as its sibling LSM6DS33's Table 3 has it). GyroscopeRest
+    // judges against 3 × them.
+
     /// LSM6DSO (and the LSM6DSOX, the same map with a machine-learning
     /// core): WHO_AM_I 0x6C. Accelerometer self-test 50 to 1700 mg.
     public static let lsm6dso = lsm6dsFamily(name: "LSM6DSO", aliases: ["LSM6DSOX"], whoAmI: 0x6C, fastestRate: 6660,

@@ -13,10 +13,19 @@ import Foundation
 /// is the sign the specification gives `accelerationIncludingGravity`
 /// (face up on a table: z = +9.81). `acceleration` is the user
 /// acceleration (specific force less gravity), in the same axes and signs.
-/// No gyroscope: `rotationRate` is null. Orientation: `beta` and `gamma`
-/// are the pitch and roll of the gravity estimate in the specification's
-/// Z-X'-Y'' convention; `alpha` (the heading) is null, as on a device
-/// without a compass.
+/// Orientation: the specification's Z-X'-Y'' angles. Without a gyroscope
+/// `beta` and `gamma` come from the gravity estimate, and `rotationRate`
+/// and `alpha` are null, as on a device with neither gyroscope nor
+/// compass. With one (the frame has `rotationRate` and `quaternion`) all
+/// three angles come from the fused attitude, `alpha` being its heading
+/// relative to the start (`absolute` stays false: no magnetometer).
+///
+/// Definitions: W3C DeviceOrientation Event Specification
+/// (https://www.w3.org/TR/orientation-event/): `rotationRate.alpha`,
+/// `.beta`, `.gamma` are deg/s about the device's Z, X and Y axes; the
+/// event's `alpha` in [0, 360), `beta` in [-180, 180), `gamma` in
+/// [-90, 90) are the intrinsic Z-X'-Y'' angles of R = Rz(α)·Rx(β)·Ry(γ),
+/// the same composition as Core Motion's yaw, pitch and roll (`Attitude`).
 public enum BrowserMotion {
     /// Standard gravity, m/s² per g.
     public static let standardGravity = 9.80665
@@ -27,8 +36,11 @@ public enum BrowserMotion {
         var json = #"{"motion":{"accelerationIncludingGravity":"#
         json += vector(frame.acceleration)
         json += #","acceleration":"# + vector(frame.user)
-        json += #","rotationRate":null,"interval":"# + fixed(interval, 3) + "}"
-        if let gravity = frame.gravity {
+        json += #","rotationRate":"# + rate(frame.rotationRate) + #","interval":"# + fixed(interval, 3) + "}"
+        if let q = frame.quaternion {
+            let (alpha, beta, gamma) = angles(quaternion: q)
+            json += #","orientation":{"alpha":"# + fixed(alpha, 2) + #","beta":"# + fixed(beta, 2) + #","gamma":"# + fixed(gamma, 2) + #","absolute":false}"#
+        } else if let gravity = frame.gravity {
             let (beta, gamma) = angles(gravity: gravity)
             json += #","orientation":{"alpha":null,"beta":"# + fixed(beta, 2) + #","gamma":"# + fixed(gamma, 2) + #","absolute":false}"#
         }
@@ -48,6 +60,37 @@ public enum BrowserMotion {
         if betaDegrees >= 180 { betaDegrees -= 360 }
         if gammaDegrees >= 90 { gammaDegrees -= 180 }
         return (betaDegrees, gammaDegrees)
+    }
+
+    /// The specification's angles of a fused attitude (board axes into a
+    /// Z-up frame). Its third row is the board's "up", so beta and gamma
+    /// are `angles(gravity:)` of it; R[0][1] = −sin α·cos β and
+    /// R[1][1] = cos α·cos β give alpha, once cos β's sign is taken out.
+    /// With the face up that is Core Motion's yaw; face down (|beta| > 90)
+    /// the yaw + 180°: the specification's ranges name the same attitude
+    /// with beta beyond ±90 and the heading turned half a turn.
+    public static func angles(quaternion q: Quaternion) -> (alpha: Double, beta: Double, gamma: Double) {
+        let up = q.up
+        let (beta, gamma) = angles(gravity: up)
+        let sign = up.z < 0 ? -1.0 : 1.0
+        let r01 = 2 * (q.x * q.y - q.w * q.z), r11 = q.w * q.w - q.x * q.x + q.y * q.y - q.z * q.z
+        // Rounded to the wire's 0.01° first, so that 359.999 is sent as 0, not 360.
+        var alpha = (atan2(-r01 * sign, r11 * sign) * 180 / .pi * 100).rounded() / 100
+        if alpha < 0 { alpha += 360 }
+        if alpha >= 360 { alpha -= 360 }
+        return (alpha, beta, gamma)
+    }
+
+    /// rad/s about the board's x, y, z to the specification's deg/s:
+    /// alpha is about Z, beta about X, gamma about Y.
+    public static func rotationRate(_ w: Vector3) -> (alpha: Double, beta: Double, gamma: Double) {
+        (w.z * 180 / .pi, w.x * 180 / .pi, w.y * 180 / .pi)
+    }
+
+    private static func rate(_ w: Vector3?) -> String {
+        guard let w else { return "null" }
+        let r = rotationRate(w)
+        return #"{"alpha":"# + fixed(r.alpha, 3) + #","beta":"# + fixed(r.beta, 3) + #","gamma":"# + fixed(r.gamma, 3) + "}"
     }
 
     private static func vector(_ v: Vector3?) -> String {

@@ -42,10 +42,12 @@ public struct AttitudeFusion: Sendable {
     private var rejectedAt = -Double.infinity
     private var calmSince: Double?
 
-    public init(settings: FusionSettings = FusionSettings(), range: Double = .infinity) {
+    /// `bias`: where the gyroscope's offset estimate starts (rad/s, board
+    /// axes): the calibration's, else zero.
+    public init(settings: FusionSettings = FusionSettings(), range: Double = .infinity, bias: Vector3 = .zero) {
         self.settings = settings
         self.range = range
-        biasEstimator = GyroBiasEstimator(settings: settings)
+        biasEstimator = GyroBiasEstimator(settings: settings, bias: bias)
     }
 
     public struct Output: Sendable, Equatable {

@@ -17,12 +17,12 @@ import Darwin
 /// acceleration within `stillAcceleration` of its recent mean, and |a|
 /// near 1 g, unbroken for `stillSeconds`. A hand's tremor or a slow turn
 /// breaks it. A turn at a constant rate about the vertical alone would not,
-/// and would be learned: a turntable would need the offset from a
-/// calibration, which does not cover the gyroscope yet.
+/// and would be learned: a turntable needs the offset from a calibration
+/// (`accelctl calibrate` measures it at rest), where the estimate starts.
 public struct GyroBiasEstimator: Sendable {
     public var settings: FusionSettings
     /// The current estimate, rad/s (board axes).
-    public private(set) var bias = Vector3.zero
+    public private(set) var bias: Vector3
     /// Whether the last sample counted as still (after `stillSeconds`).
     public private(set) var isStill = false
     private var meanRate = Vector3.zero
@@ -30,7 +30,11 @@ public struct GyroBiasEstimator: Sendable {
     private var stillSince: Double?
     private var lastT: Double?
 
-    public init(settings: FusionSettings) { self.settings = settings }
+    /// `bias`: the calibration's offset measured at rest, if any.
+    public init(settings: FusionSettings, bias: Vector3 = .zero) {
+        self.settings = settings
+        self.bias = bias
+    }
 
     /// Feeds one raw rate (rad/s) and specific force (g); returns the bias.
     public mutating func process(rate: Vector3, acceleration a: Vector3, t: Double) -> Vector3 {

@@ -20,6 +20,10 @@ public struct MotionPipeline: Sendable {
     /// The gyroscope's full scale (rad/s: a rate there is saturated), known
     /// once the part is.
     public var gyroscopeRange: Double { didSet { fusion?.range = gyroscopeRange } }
+    /// Where the fusion's offset estimate starts (rad/s, board axes): the
+    /// calibration's offset at rest. Read when the first rate arrives;
+    /// later the estimate learned at rest is the better one.
+    public var gyroscopeBias = Vector3.zero
 
     public init(settings: MotionSettings = MotionSettings(), gyroscopeRange: Double = .infinity) {
         self.settings = settings
@@ -58,7 +62,7 @@ public struct MotionPipeline: Sendable {
         let filtered = gravityFilter.process(a, t: t)
         var fused: AttitudeFusion.Output?
         if let rate = sample.rotationRate {
-            if fusion == nil { fusion = AttitudeFusion(settings: settings.fusion, range: gyroscopeRange) }
+            if fusion == nil { fusion = AttitudeFusion(settings: settings.fusion, range: gyroscopeRange, bias: gyroscopeBias) }
             fused = fusion?.process(acceleration: a, rate: rate, t: t)
         }
         let gravity = fused?.gravity ?? filtered

@@ -184,9 +184,10 @@ struct ZeroCommand: ParsableCommand {
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a trace (t,x,y,z in g) from acceld's frames, or from the chip with --direct.",
+        abstract: "Record a trace (t,x,y,z in g; wx,wy,wz in rad/s with a gyroscope) from acceld's frames, or from the chip with --direct.",
         discussion: """
-            Writes the project's trace format (docs/TRACE-FORMAT.md), atomically.
+            Writes the project's trace format (docs/TRACE-FORMAT.md), atomically:
+            t,x,y,z, and on a part with a gyroscope t,x,y,z,wx,wy,wz.
             Examples:
               accelctl record --seconds 10 shake.csv
               accelctl record --direct --simulate tour --seconds 5 tour.csv
@@ -215,6 +216,11 @@ struct RecordCommand: ParsableCommand {
             guarded { try driver.configure(driver.defaultConfiguration()) }
             let start = time.nanoseconds, period = Double(driver.outputPeriodNanoseconds) / 1e9
             trace.comments = ["source: accelctl record --direct from \(driver.bus.location)", "device: \(driver.describe()), g"]
+            if driver.profile.gyroscope != nil {
+                // Straight from the chip: the gyroscope's offset is in the rates.
+                trace.comments.append("rotation: rad/s as the gyroscope read them, offset included")
+                trace.rotationRates = []
+            }
             // A process that is not scheduled in time (a busy machine, a
             // stopped terminal) misses samples: the chip overwrites them. A
             // row is timed when its read began; two reads that found
@@ -231,6 +237,7 @@ struct RecordCommand: ParsableCommand {
                 }
                 trace.times.append(t)
                 trace.samples.append(driver.acceleration(reading.counts))
+                if trace.rotationRates != nil { trace.rotationRates!.append(reading.rotation.flatMap(driver.rotationRate) ?? Vector3(0, 0, 0)) }
                 bar.show(t / seconds)
             }
             try? driver.powerDown()
@@ -239,10 +246,16 @@ struct RecordCommand: ParsableCommand {
             let device = client.device
             trace.comments = ["source: accelctl record from acceld at \(device.location)",
                               "device: \(device.chip), ±\(device.range) g, \(device.rate) Hz, g"]
-            _ = guarded { try client.request(.watch(streams: [.frames], rate: nil, fields: .acc, latency: nil)) }
+            let gyroscope = device.gyroscope != nil
+            if gyroscope {
+                trace.comments.append("rotation: rad/s from acceld's frames, offset removed (docs/PROTOCOL.md)")
+                trace.rotationRates = []
+            }
+            _ = guarded { try client.request(.watch(streams: [.frames], rate: nil, fields: gyroscope ? [.acc, .rotation] : .acc, latency: nil)) }
             var first: Double?, lastSeq: UInt64?
             while true {
-                guard case .frame(let frame)? = guarded({ try client.next(timeout: 2) }), let acc = frame.acceleration else { continue }
+                guard case .frame(let frame)? = guarded({ try client.next(timeout: 2) }), let acc = frame.acceleration,
+                      !gyroscope || frame.rotationRate != nil else { continue }
                 let t = frame.t
                 let start = first ?? t
                 first = start
@@ -253,6 +266,7 @@ struct RecordCommand: ParsableCommand {
                 lastSeq = frame.seq
                 trace.times.append(t - start)
                 trace.samples.append(acc)
+                if let rate = frame.rotationRate, gyroscope { trace.rotationRates!.append(rate) }
                 bar.show((t - start) / seconds)
             }
         }

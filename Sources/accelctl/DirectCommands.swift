@@ -20,7 +20,10 @@ struct ProbeCommand: ParsableCommand {
             verdict and the next step. Then lists the accelerometers a kernel
             driver already owns, through IIO (/sys/bus/iio), which acceld reads
             with --iio. Exit 0 when a supported chip is found, on i2c-dev or
-            through IIO, 68 when nothing answers.
+            through IIO, 68 when nothing answers. On a six-axis part it also reads the
+            gyroscope for half a second and says whether its offset at rest is within
+            3 × the datasheet's typical zero-rate level (LSM6DSO ±1, LSM6DSL ±3,
+            LSM6DS3 ±10 dps): keep the board still.
             Example: accelctl probe --bus 1
             """
     )
@@ -66,6 +69,7 @@ struct ProbeCommand: ParsableCommand {
             let id = finding.whoAmI.map { "WHO_AM_I \(hex($0))" } ?? "error"
             print("  \(finding.bus) \(hex(finding.address)): \(id)\(finding.part.map { ": \($0)" } ?? "")\(finding.note.map { ": \($0)" } ?? "")")
         }
+        judgeGyroscopes(findings, model: model, time: time)
         let verdict = Probe.verdict(findings, buses: buses) { bus, address in
             let busOption = bus.hasPrefix("/dev/i2c-") ? " --bus \(bus.dropFirst(9))" : " --simulate \(chip.simulate ?? "")"
             return "accelctl selftest\(busOption) --address \(hex(address))"
@@ -121,9 +125,12 @@ struct SelfTestCommand: ParsableCommand {
             limits' mode): averages the outputs, turns the self-test actuator on,
             averages again, and compares the difference per axis with the
             datasheet's limits (LIS302DL: X −32..−3, Y and Z +3..+32 digits at
-            ±2 g; LIS3DH: 17..360 digits in normal mode). Exit 0 on PASS, 1 on
-            FAIL, 64 for a part without one (H3LIS331DL, LIS3DSH). Keep the board
-            still while it runs (about half a second).
+            ±2 g; LIS3DH: 17..360 digits in normal mode). On a six-axis part
+            (LSM6DSO, LSM6DSL, LSM6DS3) the gyroscope's self-test follows, as ST's
+            example runs it: 208 Hz at ±2000 dps, the change of the rate with ST_G
+            on must be 150..700 dps on every axis. Exit 0 on PASS, 1 when either
+            test FAILs, 64 for a part without one (H3LIS331DL, LIS3DSH). Keep the
+            board still while it runs (about half a second).
             Example: accelctl selftest --bus 1
             """
     )
@@ -133,11 +140,14 @@ struct SelfTestCommand: ParsableCommand {
 
     func run() throws {
         let time = MonotonicTime()
-        let report = guarded {
-            try chip.withChip(time: time, socket: daemon.socket) { try $0.selfTest() }
+        let (report, gyroscope) = guarded {
+            try chip.withChip(time: time, socket: daemon.socket) { driver in
+                (try driver.selfTest(), driver.profile.gyroscope == nil ? nil : try driver.gyroscopeSelfTest())
+            }
         }
         print(report.summary)
-        if !report.passed { throw ExitCode(1) }
+        if let gyroscope { print(gyroscope.summary) }
+        if !report.passed || gyroscope?.passed == false { throw ExitCode(1) }
     }
 }
 
@@ -152,7 +162,10 @@ struct CalibrateCommand: ParsableCommand {
             the scale from the +1 g and −1 g faces and shows the residuals. With
             --flat only the +Z-up face is used, for offsets. The result is written
             atomically to --output; acceld reads it at start (restart it, or send
-            the values with a calibrate request).
+            the values with a calibrate request). On a six-axis part it first
+            averages the gyroscope for a second with the board still, and stores
+            that offset too (acceld's fusion starts from it); a board that moves
+            meanwhile is refused (exit 1): keep it still and run it again.
             Example: accelctl calibrate --output /var/lib/acceld/calibration.json
             """
     )
@@ -178,6 +191,7 @@ struct CalibrateCommand: ParsableCommand {
         let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
         guarded { try driver.configure(driver.defaultConfiguration()) }
         defer { try? driver.powerDown() }
+        let gyroscopeOffset = measureGyroscope(driver)
         var procedure = SixPositionCalibration(mountMatrix: matrix, flat: flat)
         print(flat ? "put the board flat, +Z (faceUp) up, and keep it still"
                    : "put the board on each face in turn and hold it still: " + procedure.remaining.map { "\($0.rawValue) up (\($0.orientation))" }.joined(separator: ", "))
@@ -210,7 +224,8 @@ struct CalibrateCommand: ParsableCommand {
                 averaging = nil
             }
         }
-        let (calibration, residuals) = procedure.result()
+        var (calibration, residuals) = procedure.result()
+        calibration.gyroscopeOffset = gyroscopeOffset
         print("offset (g):  x \(fixed(calibration.offset.x, 4))  y \(fixed(calibration.offset.y, 4))  z \(fixed(calibration.offset.z, 4))")
         print("scale:       x \(fixed(calibration.scale.x, 4))  y \(fixed(calibration.scale.y, 4))  z \(fixed(calibration.scale.z, 4))")
         for (face, residual) in residuals { print("residual \(face.rawValue) up: \(fixed(residual, 1)) mg") }

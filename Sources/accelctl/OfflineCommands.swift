@@ -16,8 +16,8 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "A trace file, or a built-in motion.")
     var trace: String
 
-    @Option(help: "Output data rate of the simulated chip, Hz: 100 or 400.")
-    var rate: Int = 100
+    @Option(help: ArgumentHelp("Output data rate of the simulated chip, Hz (100 or 400 on the LIS302DL), or 'auto': the part's rate nearest 100 Hz. [default: the configuration's, else auto]", valueName: "hz|auto"))
+    var rate: RateChoice?
 
     @Option(help: "Full scale of the simulated chip, g: 2 or 8.")
     var range: Int = 2
@@ -30,13 +30,17 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         var configuration = guarded { try config.map { try Configuration(contentsOf: $0) } ?? Configuration() }
-        configuration.device.rate = rate
+        if let rate { configuration.device.rate = rate.setting }
         configuration.device.range = range
         let motion = guarded { try DeviceSource.motion(named: trace) }
         let writer = LineWriter(fd: 1)
         defer { writer.flush() }
         guarded { try Replay(motion: motion, configuration: configuration).run(writingTo: writer, frames: !eventsOnly) }
     }
+}
+
+extension RateChoice: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
 }
 
 struct PlotCommand: ParsableCommand {

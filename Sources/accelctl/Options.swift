@@ -43,12 +43,22 @@ struct ChipOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --simulate: an axis whose output is stuck (a broken part), x, y or z.", valueName: "axis"))
     var modelStuck: Axis?
 
+    @Option(help: ArgumentHelp("With --simulate, a six-axis part: the gyroscope's zero-rate offset per axis, dps.", valueName: "x,y,z"))
+    var modelGyroOffset: String?
+
+    @Option(help: ArgumentHelp("With --simulate, a six-axis part: the gyroscope's RMS noise per sample, dps.", valueName: "dps"))
+    var modelGyroNoise: Double = 0.05
+
+    @Option(help: ArgumentHelp("With --simulate, a six-axis part: the rate the gyroscope's self-test adds per axis, dps (the datasheet allows 150..700).", valueName: "x,y,z"))
+    var modelGyroSelfTest: String?
+
     func validate() throws {
         if let address, parseAddress(address) == nil {
             throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
         }
         if let part, ChipProfile.named(part) == nil { throw ValidationError(DriverError.unknownPart(part).description) }
-        for (name, text) in [("--model-offset", modelOffset), ("--model-gain", modelGain)] where text != nil {
+        for (name, text) in [("--model-offset", modelOffset), ("--model-gain", modelGain), ("--model-gyro-offset", modelGyroOffset),
+                             ("--model-gyro-self-test", modelGyroSelfTest)] where text != nil {
             guard parseVector(text!) != nil else { throw ValidationError("\(name) \(text!) is not three numbers x,y,z") }
         }
     }
@@ -67,6 +77,9 @@ struct ChipOptions: ParsableArguments {
         if let offset = modelOffset.flatMap(parseVector) { imperfections.offset = offset }
         if let gain = modelGain.flatMap(parseVector) { imperfections.sensitivityError = gain - Vector3(1, 1, 1) }
         if let modelStuck { imperfections.stuckOutputs = [modelStuck: 3] }
+        if let offset = modelGyroOffset.flatMap(parseVector) { imperfections.gyroscopeOffset = offset }
+        imperfections.gyroscopeNoise = modelGyroNoise
+        imperfections.gyroscopeSelfTestRate = modelGyroSelfTest.flatMap(parseVector)
         return imperfections
     }
 
@@ -116,6 +129,8 @@ enum ToolError: Error, CustomStringConvertible {
     case nothingFound(String)
     case selfTestFailed
     case usage(String)
+    /// A measurement that needs the board still saw it move.
+    case boardMoved(String)
 
     var description: String {
         switch self {
@@ -124,6 +139,7 @@ enum ToolError: Error, CustomStringConvertible {
         case .nothingFound(let verdict): verdict
         case .selfTestFailed: "self-test FAILED"
         case .usage(let message): message
+        case .boardMoved(let message): message
         }
     }
 
@@ -133,6 +149,7 @@ enum ToolError: Error, CustomStringConvertible {
         case .nothingFound: 68
         case .selfTestFailed: 1
         case .usage: 64
+        case .boardMoved: 1
         }
     }
 }

@@ -35,8 +35,9 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "Full scale in g, from the part's table (LIS302DL: 2 or 8; LIS3DH: 2, 4, 8 or 16). [default: the part's smallest]", completion: .list(fullScales))
     var range: Int?
 
-    @Option(help: "Output data rate in Hz, from the part's table (LIS302DL: 100 or 400; LIS3DH: 1 to 1344, 5376 in low-power). [default: 100]", completion: .list(dataRates))
-    var rate: Int?
+    @Option(help: ArgumentHelp("Output data rate in Hz, from the part's table (LIS302DL: 100 or 400; LIS3DH: 1 to 1344, 5376 in low-power; LSM6DSO: 26 to 6660), or 'auto': the part's rate nearest 100 Hz (104 on the LSM6DS parts). [default: auto]", valueName: "hz|auto"),
+            completion: .list(["auto"] + dataRates))
+    var rate: RateChoice?
 
     @Option(help: ArgumentHelp("Power mode, where the part has several (LIS3DH: high-resolution, normal, low-power). [default: the part's first]", valueName: "mode"))
     var mode: String?
@@ -60,7 +61,7 @@ struct DeviceOptions: ParsableArguments {
         if let address { settings.address = parseAddress(address)! }
         if let part { settings.part = ChipProfile.named(part)!.name }
         if let range { settings.range = range }
-        if let rate { settings.rate = rate }
+        if let rate { settings.rate = rate.setting }
         if let mode { settings.mode = mode.lowercased() }
         // A simulation plays the LIS302DL unless told otherwise.
         if simulate != nil && settings.part == nil { settings.part = ChipProfile.lis302dl.name }
@@ -75,6 +76,10 @@ struct DeviceOptions: ParsableArguments {
         if settings.backend == .iio { return .iio(device: settings.iioDevice) }
         return .i2c(bus: settings.bus, address: settings.address, force: force, allowByteReads: allowByteReads)
     }
+}
+
+extension RateChoice: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
 }
 
 /// The ranges and rates of the parts this build drives, for the shell completions.

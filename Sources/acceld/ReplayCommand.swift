@@ -29,8 +29,8 @@ struct ReplayCommand: ParsableCommand {
             completion: .list(ChipProfile.partNames))
     var part: String?
 
-    @Option(help: "Output data rate of the simulated chip, Hz, from the part's table. Default: the configuration's.")
-    var rate: Int?
+    @Option(help: ArgumentHelp("Output data rate of the simulated chip, Hz, from the part's table, or 'auto' (the part's rate nearest 100 Hz). Default: the configuration's.", valueName: "hz|auto"))
+    var rate: RateChoice?
 
     @Option(help: "Full scale of the simulated chip, g, from the part's table. Default: the configuration's, else the part's smallest.")
     var range: Int?
@@ -57,7 +57,7 @@ struct ReplayCommand: ParsableCommand {
             guard let profile = ChipProfile.named(part) else { exitWithError(DriverError.unknownPart(part)) }
             configuration.device.part = profile.name
         }
-        if let rate { configuration.device.rate = rate }
+        if let rate { configuration.device.rate = rate.setting }
         if let range { configuration.device.range = range }
         if let mode { configuration.device.mode = mode.lowercased() }
         if let (key, reason) = configuration.device.problem(on: configuration.device.profile ?? .lis302dl) {

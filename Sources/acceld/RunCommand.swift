@@ -79,7 +79,12 @@ struct RunCommand: ParsableCommand {
         let source = device.source(configuration.device)
         if checkConfig {
             let wanted = configuration.device.configuration
-            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): \(configuration.device.part ?? "the part WHO_AM_I names") on \(source), ±\(wanted.range) g, \(wanted.rate) Hz, socket \(configuration.socket.path)")
+            let rate = switch (configuration.device.rate, configuration.device.profile) {
+            case (nil, nil): "its rate nearest \(ChipProfile.preferredRate) Hz (auto)"
+            case (nil, _): "\(wanted.rate) Hz (auto)"
+            default: "\(wanted.rate) Hz"
+            }
+            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): \(configuration.device.part ?? "the part WHO_AM_I names") on \(source), ±\(wanted.range) g, \(rate), socket \(configuration.socket.path)")
             return
         }
         var options = Daemon.Options(configuration: configuration, configurationPath: path, source: source)

@@ -37,9 +37,12 @@ struct Sample: ParsableCommand {
         let accelerometer: Accelerometer
         do {
             try device.apply(to: &settings)
-            if case .iio(let name) = device.source(settings) { return try sampleIIO(name, rate: settings.rate) }
+            if case .iio(let name) = device.source(settings) { return try sampleIIO(name, rate: settings.configuration.rate) }
             accelerometer = try device.source(settings).openDriver(time: time, part: settings.profile)
-            try accelerometer.configure(settings.configuration)
+            var wanted = settings.configuration
+            // `auto` on a part only WHO_AM_I named: its own rate nearest 100 Hz.
+            if settings.rate == nil, let rate = accelerometer.profile.automaticRate(mode: wanted.mode) { wanted.rate = rate }
+            try accelerometer.configure(wanted)
         } catch {
             exitWithError(error)
         }

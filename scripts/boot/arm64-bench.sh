@@ -22,7 +22,7 @@ check "apt-get install ./acceld_*_arm64.deb" [ $status = 0 ]
 emu_start
 echo tilt > "$EMU/emu-0x1c/motion"
 point_at_emulator
-sed -i 's/^rate = 100$/rate = 400/' /etc/acceld/acceld.conf
+sed -i -E 's/^rate = (100|auto)$/rate = 400/' /etc/acceld/acceld.conf  # auto since issue 28, 100 before
 out=$(ask); echo "$out"
 within 20 is_active
 check "acceld.service is active on the emulator's LIS302DL at 400 Hz" \

@@ -36,7 +36,7 @@ upgrade_checks() {
     echo "$out" | grep -E "^(Setting up acceld|E:)"
     check "the previous release's package $(basename "$previous") installs" [ $status = 0 ]
     $prepare
-    sed -i 's/^rate = 100$/rate = 400/' /etc/acceld/acceld.conf
+    sed -i -E 's/^rate = (100|auto)$/rate = 400/' /etc/acceld/acceld.conf  # auto since issue 28, 100 before
     out=$(ask '{"class":"calibrate","offset":[0.2,0,0],"scale":[1,1,1]}'); echo "$out" | head -1
     check "under the previous release: the edited rate (400 Hz) applies and a calibration is saved" \
         sh -c 'echo "$0" | grep -q "\"rate\":400" && [ -s /var/lib/acceld/calibration.json ]' "$out"

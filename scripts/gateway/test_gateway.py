@@ -46,7 +46,7 @@ class HostileHTTP(unittest.TestCase):
         self.assertIsNone(self.stack.gateway.poll(), "the gateway is still running")
 
     def test_page_and_assets(self):
-        for path, kind in [("/", "text/html"), ("/app.js", "text/javascript"), ("/acceld-motion.js", "text/javascript"), ("/style.css", "text/css")]:
+        for path, kind in [("/", "text/html"), ("/app.js", "text/javascript"), ("/acceld-motion.js", "text/javascript"), ("/gyroscope.js", "text/javascript"), ("/style.css", "text/css")]:
             status, head, body = get(self.stack.port, path)
             self.assertEqual(status, 200, path)
             self.assertIn(f"Content-Type: {kind}", head)
@@ -531,6 +531,11 @@ class Browser(unittest.TestCase):
             self.assertEqual(severe, [], "no console errors")
         finally:
             stack.stop()
+
+
+# The gyroscope's browser tests live in a file of their own; imported here so
+# that gateway-test.sh (which runs this module) runs them too.
+from test_gyroscope import GyroscopeBrowser  # noqa: E402,F401
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@
 docs/PROTOCOL.md in the acceld repository describes the wire protocol.
 """
 from .client import DEFAULT_SOCKET, EVENT_STREAMS, STREAMS, Motion, Updates, connect, default_socket
-from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, DeviceError, NotPermitted,
+from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, DeviceError, NoGyroscope, NotPermitted,
                      PermissionDenied, ProtocolError, RequestError)
 from .messages import (Attitude, Calibration, Configured, Counters, Device, Disconnected, Dropped,
                        Error, Frame, FreeFall, Gap, Goodbye, Hello, Message, Movement, Orientation,
@@ -24,7 +24,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_SOCKET", "EVENT_STREAMS", "STREAMS", "Motion", "Updates", "connect", "default_socket",
-    "AcceldError", "ConnectionLost", "DaemonNotRunning", "DeviceError", "NotPermitted",
+    "AcceldError", "ConnectionLost", "DaemonNotRunning", "DeviceError", "NoGyroscope", "NotPermitted",
     "PermissionDenied", "ProtocolError", "RequestError",
     "Attitude", "Calibration", "Configured", "Counters", "Device", "Disconnected", "Dropped", "Error",
     "Frame", "FreeFall", "Gap", "Goodbye", "Hello", "Message", "Movement", "Orientation", "Poll",

@@ -20,7 +20,7 @@ from collections import deque
 from dataclasses import replace
 from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Set, Tuple, Union
 
-from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, PermissionDenied,
+from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, NoGyroscope, PermissionDenied,
                      ProtocolError, RequestError)
 from .messages import (Attitude, Calibration, Configured, Device, Disconnected, Dropped,
                        Error, Frame, Gap, Goodbye, Hello, Message, Orientation, Poll,
@@ -232,6 +232,8 @@ class Motion:
         self._device_motion: Optional[Handler] = None
         self._accelerometer_active = False
         self._device_motion_active = False
+        self._gyro: Optional[Handler] = None
+        self._gyro_active = False
         self._iterators: List[Updates] = []
         self._watching: Optional[Dict[str, Any]] = None
 
@@ -324,6 +326,15 @@ class Motion:
         return self._device_motion_active
 
     @property
+    def is_gyro_available(self) -> bool:
+        """The device has a gyroscope (its `gyroscope` range), like isGyroAvailable."""
+        return self.is_accelerometer_available and self._device.gyroscope is not None
+
+    @property
+    def is_gyro_active(self) -> bool:
+        return self._gyro_active
+
+    @property
     def update_interval(self) -> Optional[float]:
         """Seconds between frames, like accelerometerUpdateInterval; None: every sample.
 
@@ -342,6 +353,7 @@ class Motion:
 
     accelerometer_update_interval = update_interval
     device_motion_update_interval = update_interval
+    gyro_update_interval = update_interval
 
     @property
     def frame_rate(self) -> Optional[float]:
@@ -364,6 +376,16 @@ class Motion:
     def device_motion(self) -> Optional[Frame]:
         """The latest frame's gravity, user acceleration and attitude, like deviceMotion."""
         return self.accelerometer_data
+
+    @property
+    def gyro_data(self) -> Optional[Frame]:
+        """The latest frame, for its `rotation_rate` (rad/s), `t` and `seq`, like gyroData.
+
+        The rate has the offset acceld's fusion learnt removed (Core Motion's
+        CMGyroData is raw): frames carry only that rate. None without a gyroscope.
+        """
+        frame = self.accelerometer_data
+        return frame if frame is not None and frame.rotation_rate is not None else None
 
     @property
     def orientation(self) -> Optional[str]:
@@ -395,6 +417,23 @@ class Motion:
 
     def stop_device_motion_updates(self):
         self._device_motion, self._device_motion_active = None, False
+        self._rewatch()
+
+    def start_gyro_updates(self, handler: Optional[Handler] = None, interval: Optional[float] = None):
+        """Frames with `rotation_rate` (rad/s) at `interval` seconds to `handler(frame)`.
+
+        Raises NoGyroscope on a part without a gyroscope (`is_gyro_available`).
+        """
+        self._check_open()
+        if self._device is not None and self._device.gyroscope is None:
+            raise NoGyroscope(self._device.chip)
+        if interval is not None:
+            self._interval = interval
+        self._gyro, self._gyro_active = handler, True
+        self._rewatch()
+
+    def stop_gyro_updates(self):
+        self._gyro, self._gyro_active = None, False
         self._rewatch()
 
     def on(self, what: Union[str, type], handler: Handler):
@@ -547,7 +586,7 @@ class Motion:
     def _wanted(self) -> Optional[Dict[str, Any]]:
         with self._lock:
             streams: Set[str] = set()
-            if self._accelerometer_active or self._device_motion_active:
+            if self._accelerometer_active or self._device_motion_active or self._gyro_active:
                 streams.add("frames")
             streams.update(name for name in self._handlers if name in STREAMS)
             for it in self._iterators:
@@ -811,7 +850,8 @@ class Motion:
                         self.lost += missing
                         gap = Gap(lost=missing, after=last, seq=frame.seq, step=self._step)
             self._latest = frame
-            handlers = [h for h in (self._accelerometer, self._device_motion) if h is not None]
+            gyro = self._gyro if frame.rotation_rate is not None else None
+            handlers = [h for h in (self._accelerometer, self._device_motion, gyro) if h is not None]
         if gap is not None:
             self._notify(gap)
         for handler in handlers:

@@ -35,6 +35,16 @@ class ConnectionLost(AcceldError, ConnectionError):
     """The daemon went away (it stopped, or the connection broke)."""
 
 
+class NoGyroscope(AcceldError):
+    """Gyroscope updates asked of a part without a gyroscope (`is_gyro_available` says)."""
+
+    def __init__(self, chip: Optional[str]):
+        self.chip = chip
+        super().__init__(
+            f"the {chip or 'part'} acceld serves has no gyroscope: rotation rates need a "
+            f"six-axis part such as the LSM6DSO")
+
+
 class ProtocolError(AcceldError):
     """The peer does not speak the acceld protocol (no hello, not JSON)."""
 
