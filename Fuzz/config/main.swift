@@ -8,8 +8,11 @@ func fuzzConfiguration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     do {
-        let configuration = try Configuration(parsing: text, source: "fuzz")
-        precondition([2, 8].contains(configuration.device.range) && [100, 400].contains(configuration.device.rate))
+        let device = try Configuration(parsing: text, source: "fuzz").device
+        // What parses runs: its part (when named) takes the range, rate and
+        // mode, and `auto` or a default always comes to a real rate.
+        if let profile = device.profile { precondition(device.problem(on: profile) == nil) }
+        precondition(device.configuration.range > 0 && device.configuration.rate > 0)
     } catch let error as ConfigurationError {
         precondition(!error.message.isEmpty)
     } catch {
