@@ -22,7 +22,8 @@ func runUntilStopped(_ name: String, seconds: Double, socket: String) throws -> 
     return result.stdout
 }
 
-@Suite("The Swift examples, each against acceld --simulate", .serialized, .daemons, .timeLimit(.minutes(2)))
+// No time limit: it would count the wait for the daemons' turn.
+@Suite("The Swift examples, each against acceld --simulate", .serialized, .daemons)
 struct ExamplesTests {
     @Test("FirstTenLines is docs/CLIENTS.md's first ten lines, verbatim, and prints samples at 10 Hz")
     func firstTenLines() throws {
