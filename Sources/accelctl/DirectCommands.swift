@@ -248,8 +248,8 @@ struct RateCommand: ParsableCommand {
     @OptionGroup var chip: ChipOptions
     @OptionGroup var daemon: SocketOption
 
-    @Option(help: "Output data rate to measure at, Hz, from the part's table.")
-    var rate: Int = 100
+    @Option(help: "Output data rate to measure at, Hz, from the part's table. [default: the part's rate nearest 100 Hz]")
+    var rate: Int?
 
     @Option(help: "How long to measure.")
     var seconds: Double = 2

@@ -103,12 +103,17 @@ struct ChipOptions: ParsableArguments {
         try Accelerometer(bus: try openBus(time: time, socket: socket), time: time, part: profile)
     }
 
-    /// Opens the chip, configures it (its smallest range, at `rate`),
-    /// runs `body`, and powers it down again (a direct command leaves the
-    /// chip as acceld would find it at start).
+    /// Opens the chip, configures it (its smallest range, at `rate`: one
+    /// of its rates, or nil for the one nearest 100 Hz), runs `body`, and
+    /// powers it down again (a direct command leaves the chip as acceld
+    /// would find it at start).
     func withChip<T>(time: TimeSource, socket: String, rate: Int? = nil,
                      _ body: (Accelerometer) throws -> T) throws -> T {
         let driver = try openDriver(time: time, socket: socket)
+        let mode = driver.profile.modes[0]
+        if let rate, !mode.rates.contains(where: { $0.hertz == rate }) {
+            throw DriverError.unsupportedRate(rate, part: driver.profile.name, mode: mode.name, available: mode.rates.map(\.hertz))
+        }
         try driver.configure(driver.defaultConfiguration(rate: rate))
         defer { try? driver.powerDown() }
         return try body(driver)

@@ -67,3 +67,14 @@ extension GyroscopeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: scratch + "/refused.json"))
     }
 }
+
+extension GyroscopeCommandTests {
+    @Test("rate on an LSM6DSO: with no --rate it measures at 104 Hz, the part's nearest 100; --rate 100 is refused with its rates (exit 64)")
+    func rate() throws {
+        let automatic = try accelctl(["rate", "--simulate", "rest", "--part", "LSM6DSO", "--seconds", "0.3"])
+        #expect(automatic.stdout.contains("nominal 104 Hz"), "\(automatic.stdout)\(automatic.stderr)")
+        let refused = try accelctl(["rate", "--simulate", "rest", "--part", "LSM6DSO", "--rate", "100", "--seconds", "0.3"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("rate 100 Hz is not available on the LSM6DSO") && refused.stderr.contains("104 Hz"), "\(refused.stderr)")
+    }
+}
