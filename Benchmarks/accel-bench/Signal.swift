@@ -9,7 +9,7 @@ import ArgumentParser
 /// recordings are known to contain. docs/ALGORITHMS.md keeps its output.
 struct Signal: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The detectors' regression table on ../shared/data at 100 and 400 Hz (Markdown), then gravity with and without the gyroscope.")
+        abstract: "The detectors' regression table on ../shared/data at 100 and 400 Hz (Markdown), then gravity, shake and free fall with and without the gyroscope.")
 
     @Option(help: ArgumentHelp("The development recordings.", valueName: "dir"))
     var data = "../shared/data"
@@ -32,5 +32,8 @@ struct Signal: ParsableCommand {
         let fusion = FusionEvaluation(data: DevelopmentData(root: data), settings: configuration.motion)
         print("")
         for rate in rates { try fusion.run(rate: rate).lines.forEach { print($0) } }
+        // Shake and free fall fed with and without the gyroscope, on the same recordings.
+        let detectors = GyroDetectorEvaluation(data: DevelopmentData(root: data), configuration: configuration)
+        for rate in rates { print("\n" + (try detectors.run(rate: rate).table)) }
     }
 }

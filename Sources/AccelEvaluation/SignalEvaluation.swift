@@ -73,34 +73,16 @@ public struct SignalEvaluation {
                 case .shake: motionSeconds += length
                 }
             }
-            // Shake segments: found, and how soon after the shaking began.
-            for s in segments where s.activity == .shake {
-                let to = truth.index(at: s.end)
-                let onset = (truth.index(at: s.start - Self.boundary)...to).first { truth.user[$0].magnitude >= Self.vigorous }.map { truth.times[$0] } ?? s.start
-                report.shakeSegments += 1
-                report.shakesInSegments += seen.shakes.filter { $0.firstMessage >= s.start - Self.boundary && $0.start <= s.end }.count
-                if let first = seen.shakes.first(where: { $0.firstMessage >= s.start - Self.boundary && $0.start <= s.end }) {
-                    report.shakeSegmentsFound += 1
-                    report.shakeDelays.append(first.firstMessage - onset)
-                }
-            }
-            // Shakes elsewhere. The labels are a person's say-so: in
-            // u_03-shake the shaking goes on 6 s past the label at 110 s
-            // (Core Motion's |user| 2-3.5 g until 117 s). So a shake outside
-            // the shake segments is false when Core Motion itself saw no
-            // vigorous motion around its start.
-            for shake in seen.shakes {
-                let near = segments.contains { $0.activity == .shake && shake.start >= $0.start - Self.boundary && shake.start <= $0.end + Self.boundary }
-                if near { continue }
-                let from = truth.index(at: shake.start - 0.5), to = truth.index(at: shake.start + 1)
-                let vigorous = (from...to).contains { truth.user[$0].magnitude >= Self.vigorous }
-                switch truth.activity(at: shake.start) {
-                case .rest, .drive:
-                    if vigorous { report.shakesUnlabelled += 1 } else { report.falseShakesRestDrive += 1 }
-                case .chop: report.shakesChopping += 1
-                case .shake: break
-                }
-            }
+            // Shake segments found and how soon; shakes elsewhere, judged
+            // against what Core Motion measured (CoremotionShakeFigures).
+            let shakes = CoremotionShakeFigures(shakes: seen.shakes, truth: truth)
+            report.shakeSegments += shakes.segments
+            report.shakeSegmentsFound += shakes.segmentsFound
+            report.shakesInSegments += shakes.shakesInSegments
+            report.shakeDelays += shakes.delays
+            report.falseShakesRestDrive += shakes.falseShakesRestDrive
+            report.shakesUnlabelled += shakes.shakesUnlabelled
+            report.shakesChopping += shakes.shakesChopping
             report.falseFalls += seen.falls.count
             report.withdrawnFalls += seen.withdrawnFalls.count
             report.fallSeconds += recording.duration

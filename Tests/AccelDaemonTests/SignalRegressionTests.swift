@@ -59,5 +59,27 @@ struct SignalRegressionTests {
         #expect(alone.median > 3 * fused.median && alone.mean > 3 * fused.mean)
         // An offset the recordings' rates do not have: learned enough in motion to stay usable.
         #expect(report.withBias.median <= 4 && report.withBias.mean <= 6, "with 1°/s of offset: \(report.withBias.median)° / \(report.withBias.mean)°")
+        // As an LSM6DSO reads the same input at acceld's ±2000 dps (digits,
+        // noise), its zero-rate offset calibrated: the targets hold. At
+        // ±250 dps they do not (these hands turn the phone at up to 980 dps;
+        // docs/ALGORITHMS.md has the figures).
+        let chip = report.quantisedWideCalibrated
+        #expect(chip.median <= 2 && chip.mean <= 6, "quantised: median \(chip.median)°, mean \(chip.mean)°")
+        #expect(chip.restMedian <= 1, "quantised, at rest \(chip.restMedian)°")
+    }
+
+    /// Issue #28: shake and free fall on a six-axis part keep the
+    /// accelerometer's input (the fused user acceleration splits shakes);
+    /// on coremotion/ replayed as an LSM6DSO with rotation/'s rates they
+    /// keep the regression table's figures.
+    @Test("with a gyroscope, shakes and falls on coremotion keep their figures", arguments: [100, 400])
+    func detectorsWithGyroscope(rate: Int) throws {
+        let report = try GyroDetectorEvaluation(data: DevelopmentData(root: sharedData)).run(rate: rate)
+        print(report.table)
+        let today = report.figures(.accelerometer)
+        #expect(today.map(\.segments).reduce(0, +) == 4 && today.map(\.segmentsFound).reduce(0, +) == 4)
+        #expect(today.map(\.shakesInSegments).reduce(0, +) == 4, "one shake per segment")
+        #expect(today.allSatisfy { $0.delays.allSatisfy { $0 <= 0.5 } })
+        #expect(today.allSatisfy { $0.falseShakesRestDrive == 0 && $0.shakesChopping == 0 && $0.falls == 0 })
     }
 }
