@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Dispatch
 import Foundation
 import TestSupport
 
@@ -29,7 +28,11 @@ final class FakeDaemon: @unchecked Sendable {
         }
         guard bound == 0, listen(listener, 8) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         let greeting = Array(lines.map { $0 + "\n" }.joined().utf8)
-        DispatchQueue.global().async {
+        // Threads of its own, not the global queue's: each client holds
+        // one in recv until it closes, and on two cores the global queue
+        // has two, so other tests' fakes starved this one's accept and a
+        // client's 2 s wait for hello ran out.
+        Thread.detachNewThread {
             while true {
                 let client = accept(listener, nil, nil)
                 guard client >= 0 else {
@@ -38,7 +41,7 @@ final class FakeDaemon: @unchecked Sendable {
                     return
                 }
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     _ = greeting.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                     var sink = [UInt8](repeating: 0, count: 4096)
                     while recv(client, &sink, sink.count, 0) > 0 {}
