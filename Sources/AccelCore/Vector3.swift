@@ -14,6 +14,8 @@ public struct Vector3: Sendable, Equatable, Hashable {
     public static let zero = Vector3(0, 0, 0)
 
     public var magnitude: Double { (x * x + y * y + z * z).squareRoot() }
+    /// The largest |component|.
+    public var maxComponent: Double { Swift.max(abs(x), abs(y), abs(z)) }
 
     public subscript(axis: Axis) -> Double {
         get {

@@ -70,7 +70,3 @@ extension Accelerometer {
         return GyroscopeRest(rates: rates, gyroscope: gyroscope, rate: configuration.rate)
     }
 }
-
-private extension Vector3 {
-    var maxComponent: Double { Swift.max(abs(x), abs(y), abs(z)) }
-}

@@ -73,8 +73,3 @@ extension GyroBiasEstimator {
     /// accelerometer's pull says is left over (rad/s).
     mutating func nudge(by delta: Vector3) { bias += delta }
 }
-
-extension Vector3 {
-    /// The largest |component|.
-    var maxComponent: Double { max(abs(x), abs(y), abs(z)) }
-}
