@@ -15,7 +15,7 @@ import AccelDriver
 struct FIFOReader {
     /// A read whose numbering waits for the next one.
     struct Held {
-        let samples: [Counts]
+        let samples: [Reading]
         let readAt: UInt64
         let readUntil: UInt64
         /// The earliest the newest of `samples` can be.
@@ -26,7 +26,7 @@ struct FIFOReader {
 
     /// A read ready to publish: `samples` are `first`, `first + 1`, ...
     struct Batch {
-        let samples: [Counts]
+        let samples: [Reading]
         let first: UInt64
         let readAt: UInt64
         let readUntil: UInt64
@@ -34,7 +34,7 @@ struct FIFOReader {
 
     private(set) var held: Held?
     /// The last read's samples (kept to avoid an allocation per read).
-    private(set) var samples: [Counts] = []
+    private(set) var samples: [Reading] = []
 
     /// Reads the oldest `count` samples into `samples`.
     mutating func read(_ count: Int, from driver: Accelerometer) throws {
@@ -93,8 +93,8 @@ struct FIFOReader {
         guard let milliseconds else { return 1 }
         let period = 1000 / Double(rate)
         let fits = Int(((milliseconds - 1) / period).rounded(.down)) - 1
-        let room = fifo.depth - max(4, Int((10 / period).rounded(.up)))
-        let watermark = min(fits, room)
+        let room = fifo.sampleDepth - max(4, Int((10 / period).rounded(.up)))
+        let watermark = min(fits, room, fifo.watermarkLimit)
         return watermark >= 2 ? watermark : 1
     }
 

@@ -11,6 +11,11 @@ struct PhaseFit {
     /// Intercept and slope: t = intercept + slope × seq (ns).
     private(set) var intercept = 0.0
     private(set) var slope: Double
+    /// For the line's standard error: the points' scatter about it (ns²),
+    /// their mean sequence number and its sum of squares.
+    private var residualVariance = 0.0
+    private var meanSeq = 0.0
+    private var sxx = 0.0
 
     init(nominalPeriod: Double) { slope = nominalPeriod }
 
@@ -37,6 +42,17 @@ struct PhaseFit {
         guard sxx > 0 else { return }
         slope = min(max(sxy / sxx, nominalPeriod * 0.85), nominalPeriod * 1.15)
         intercept = meanT - slope * meanSeq
+        (self.meanSeq, self.sxx) = (meanSeq, sxx)
+        let squares = points.reduce(0) { $0 + ($1.t - instant(of: UInt64($1.seq))) * ($1.t - instant(of: UInt64($1.seq))) }
+        residualVariance = points.count > 2 ? squares / (n - 2) : 0
+    }
+
+    /// The standard error of the line's instant for sample `seq`: the
+    /// points' scatter, growing with the distance from them (a long stall
+    /// extrapolates the coarse batched measurements' slope error far).
+    func standardError(at seq: Double) -> Double {
+        guard points.count > 2, sxx > 0 else { return 0 }
+        return (residualVariance * (1 / Double(points.count) + (seq - meanSeq) * (seq - meanSeq) / sxx)).squareRoot()
     }
 
     func instant(of seq: UInt64) -> Double { intercept + slope * Double(seq) }

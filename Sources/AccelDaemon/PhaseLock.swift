@@ -104,11 +104,12 @@ struct PhaseLock {
     }
 
     /// The newest sample the fit says was made by a read between `now` and
-    /// `after`, at the earliest and latest (widened by 8 % of a period, the
-    /// fit's error); nil without a usable fit.
+    /// `after`, at the earliest and latest (widened by the fit's error: 8 %
+    /// of a period, or three standard errors where that is more); nil
+    /// without a usable fit.
     func newestCandidates(_ now: UInt64, _ after: UInt64) -> (earliest: Int64, latest: Int64)? {
         guard fit.isUsable else { return nil }
-        let error = 0.08 * period
+        let error = max(0.08 * period, 3 * fit.standardError(at: Double(fit.newest(at: Double(now), lead: 0))))
         return (fit.newest(at: Double(now) - error, lead: 0), fit.newest(at: Double(after) + error, lead: 0))
     }
 }

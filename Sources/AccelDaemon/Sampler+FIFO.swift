@@ -2,8 +2,8 @@
 import AccelCore
 import AccelDriver
 
-/// Sampling a part with a FIFO, in stream mode: FIFO_SRC (one byte) says
-/// how many samples wait, one transfer reads them all. With watermark 1
+/// Sampling a part with a FIFO, in stream mode: its status (FIFO_SRC, or
+/// FIFO_STATUS1/2) says how many samples wait, one transfer reads them all. With watermark 1
 /// the reads follow the phase lock, one sample a read; with more, the
 /// sampler wakes about once per watermark (`fifoInterval`).
 extension Sampler {
@@ -49,7 +49,7 @@ extension Sampler {
                 phase.fit.isUsable ? phase.fit.instant(of: seq) : (lastInstant ?? Double(lastPoll)) + period
             }
         }
-        let instant = publish(Reading(status: .dataReady, counts: samples[samples.count - 1]), at: now, late: samples.count > 1)
+        let instant = publish(samples[samples.count - 1], at: now, late: samples.count > 1)
         pollWasEmpty = false
         return delay(until: phase.nextRead(after: instant, seq: seq), from: now)
     }
@@ -117,11 +117,11 @@ extension Sampler {
 
     /// Delivers `samples` as the next ones in order, the one at `index`
     /// made at `instant(index)`, in one hand-off.
-    private func deliverInOrder(_ samples: ArraySlice<Counts>, instant: (Int) -> Double) {
+    private func deliverInOrder(_ samples: ArraySlice<Reading>, instant: (Int) -> Double) {
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(samples.count)
-        for (index, counts) in samples.enumerated() {
-            let (frame, events) = deliver(counts, instant: instant(index))
+        for (index, sample) in samples.enumerated() {
+            let (frame, events) = deliver(sample.counts, rotation: sample.rotation, instant: instant(index))
             deliveries.append(Delivery(frame: frame, events: events))
         }
         send(.batch(deliveries))

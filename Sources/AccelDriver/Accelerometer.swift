@@ -9,7 +9,7 @@ import AccelCore
 public final class Accelerometer {
     public let bus: RegisterBus
     public let profile: ChipProfile
-    public private(set) var configuration: DeviceConfiguration?
+    public internal(set) var configuration: DeviceConfiguration?
     /// Applied first, in the chip's axes.
     @exclusivity(unchecked) public var calibration: Calibration
     /// Applied after calibration: chip axes to board axes.
@@ -19,7 +19,12 @@ public final class Accelerometer {
 
     /// The part's FIFO watermark as configured; 0 when the FIFO is off.
     public var fifoWatermark: Int { profile.fifo == nil ? 0 : configuration?.fifoWatermark ?? 0 }
-    @exclusivity(unchecked) private var fifoBytes: [UInt8] = []
+    @exclusivity(unchecked) var fifoBytes: [UInt8] = []
+    /// A tagged FIFO's gyroscope word whose accelerometer word has not
+    /// been read yet, and the last rate read (for an accelerometer word
+    /// whose gyroscope word an overflow took).
+    @exclusivity(unchecked) var pendingRotation: Counts?
+    @exclusivity(unchecked) var lastRotation: Counts?
 
     /// Reads WHO_AM_I and decides the part. With `part` named, the chip
     /// must answer that part's WHO_AM_I. Without it, the WHO_AM_I must
@@ -95,12 +100,7 @@ public final class Accelerometer {
             // The gyroscope at the accelerometer's rate, over its widest range.
             settings += [ChipProfile.Setting(gyroscope.rateField, rate.code), ChipProfile.Setting(gyroscope.rangeField, gyroscope.ranges[0].code)]
         }
-        if let fifo = profile.fifo {
-            let watermark = min(max(configuration.fifoWatermark, 0), fifo.depth - 1)
-            settings += watermark > 0
-                ? [ChipProfile.Setting(fifo.enable, 1), ChipProfile.Setting(fifo.modeField, fifo.streamCode), ChipProfile.Setting(fifo.watermarkField, UInt8(watermark))]
-                : [ChipProfile.Setting(fifo.enable, 0), ChipProfile.Setting(fifo.modeField, fifo.bypassCode)]
-        }
+        if let fifo = profile.fifo { settings += fifoSettings(fifo, watermark: configuration.fifoWatermark, rate: rate) }
         return profile.controlBaseline.map { entry in
             (entry.register, settings.filter { $0.field.register == entry.register }.reduce(entry.value) { $1.field.set($1.value, in: $0) })
         }
@@ -123,23 +123,6 @@ public final class Accelerometer {
         sensitivity = profile.sensitivity(fullScale: configuration.range, mode: activeMode)!
         resolutionBits = activeMode.resolutionBits
         time.sleep(nanoseconds: UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds)
-    }
-
-    /// Turns the FIFO on in stream mode with `watermark` (or off, with 0)
-    /// without touching the rest: no new phase, no turn-on time. Writes
-    /// only the registers that change, and reads them back.
-    public func setFIFOWatermark(_ watermark: Int) throws {
-        guard profile.fifo != nil, var wanted = configuration else { return }
-        let before = try registerValues(for: wanted)
-        wanted.fifoWatermark = watermark
-        for ((register, value), (_, old)) in zip(try registerValues(for: wanted), before) where value != old {
-            try bus.writeRegister(register, value)
-            let readBack = try bus.readRegister(register)
-            if readBack != value {
-                throw DriverError.configurationMismatch(location: bus.location, register: register, wrote: value, readBack: readBack)
-            }
-        }
-        configuration = wanted
     }
 
     /// Reads the control registers back and compares them with what
@@ -206,62 +189,6 @@ public final class Accelerometer {
             Int(Int16(bitPattern: UInt16(bytes[offset + 1 + 2 * i]) << 8 | UInt16(bytes[offset + 2 * i])) >> shift)
         }
         return Counts(axis(0), axis(1), axis(2))
-    }
-
-    // MARK: FIFO
-
-    /// FIFO_SRC, decoded.
-    public struct FIFOStatus: Sendable, Equatable {
-        /// Samples waiting.
-        public var level: Int
-        /// The FIFO filled up: in stream mode the oldest samples were overwritten.
-        public var overrun: Bool
-        public var raw: UInt8
-    }
-
-    /// A FIFO_SRC that contradicts itself, or a level the FIFO cannot hold:
-    /// a bus glitch or a chip that is not what it claims. The sampler
-    /// counts it as a fault and reads again; nothing is published from it.
-    public struct FIFOStatusError: Error, Equatable, CustomStringConvertible {
-        public let raw: UInt8
-        public let reason: String
-        public var description: String { "FIFO_SRC \(hex(raw)) is impossible (\(reason)): treated as a bus fault" }
-    }
-
-    /// Reads FIFO_SRC: how many samples wait, and whether some were lost.
-    public func readFIFOStatus() throws -> FIFOStatus {
-        guard let fifo = profile.fifo else { return FIFOStatus(level: 0, overrun: false, raw: 0) }
-        let raw = try bus.readRegister(fifo.sourceRegister)
-        let empty = raw & fifo.emptyFlag != 0, overrun = raw & fifo.overrunFlag != 0
-        // FSS counts 0..31: a full FIFO reads 31 with OVRN_FIFO set, and
-        // holds 32 (Zephyr's lis2dh_fifo.c decodes it the same way).
-        let level = overrun ? fifo.depth : Int(raw & fifo.levelMask)
-        if empty && level != 0 { throw FIFOStatusError(raw: raw, reason: "EMPTY with \(level) samples stored") }
-        if empty && overrun { throw FIFOStatusError(raw: raw, reason: "EMPTY and overrun at once") }
-        if level > fifo.depth { throw FIFOStatusError(raw: raw, reason: "\(level) samples in a FIFO of \(fifo.depth)") }
-        return FIFOStatus(level: level, overrun: overrun, raw: raw)
-    }
-
-    /// Reads the oldest `count` samples out of the FIFO, oldest first, in
-    /// one transfer (the auto-increment wraps from OUT_Z_H back to OUT_X_L
-    /// while the FIFO is on). An adapter limited to SMBus block reads gets
-    /// whole samples in chunks of at most 32 bytes, one transfer each.
-    public func readFIFO(count: Int, into samples: inout [Counts]) throws {
-        samples.removeAll(keepingCapacity: true)
-        guard let fifo = profile.fifo, count > 0 else { return }
-        let bytes = count * ChipProfile.sampleBytes
-        if fifoBytes.count < bytes { fifoBytes = [UInt8](repeating: 0, count: fifo.depth * ChipProfile.sampleBytes) }
-        let chunk = max(bus.maximumReadLength / ChipProfile.sampleBytes, 1) * ChipProfile.sampleBytes
-        let address = profile.burstAddress(fifo.dataRegister)
-        try fifoBytes.withUnsafeMutableBytes { buffer in
-            var offset = 0
-            while offset < bytes {
-                let length = min(chunk, bytes - offset)
-                try bus.readBlock(from: address, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + length]))
-                offset += length
-            }
-        }
-        for index in 0..<count { samples.append(self.counts(fifoBytes, at: index * ChipProfile.sampleBytes)) }
     }
 
     /// The gyroscope's digits to rad/s in the board's axes: its widest

@@ -77,7 +77,7 @@ public final class ChipModel: RegisterBus {
     // their run-time exclusivity checks were 18 % of replay's instructions
     // (callgrind), for no protection the compiler's static checks lack.
     @exclusivity(unchecked) public var imperfections: Imperfections
-    @exclusivity(unchecked) public private(set) var counters = Counters()
+    @exclusivity(unchecked) public internal(set) var counters = Counters()
     /// Writes the chip ignored (read-only or reserved registers), in order.
     public private(set) var ignoredWrites: [(register: UInt8, value: UInt8)] = []
 
@@ -94,8 +94,11 @@ public final class ChipModel: RegisterBus {
     @exclusivity(unchecked) private var bootEndsAt: UInt64?
     /// The FDS high-pass filter's reference (a low-pass of the input).
     @exclusivity(unchecked) private var highPassReference = Vector3.zero
-    /// Stream-mode FIFO: each entry is one sample's six output bytes.
-    @exclusivity(unchecked) private var fifo: [[UInt8]] = []
+    /// Stream-mode FIFO: each entry is one sample's six output bytes, or
+    /// a tagged word (ChipModel+TaggedFIFO.swift).
+    @exclusivity(unchecked) var fifo: [[UInt8]] = []
+    /// The tagged FIFO overwrote a word since its status was last read.
+    @exclusivity(unchecked) var fifoOverrunLatched = false
     /// Bytes of the oldest FIFO sample already read in this transaction.
     @exclusivity(unchecked) private var fifoByte = 0
 
@@ -151,7 +154,7 @@ public final class ChipModel: RegisterBus {
     public func peek(_ register: UInt8) -> UInt8 { registers[Int(register & 0x7F)] }
 
     /// Samples waiting in the FIFO.
-    public var fifoLevel: Int { fifo.count }
+    public var fifoLevel: Int { fifo.count / (profile.fifo?.entriesPerSample ?? 1) }
 
     // MARK: RegisterBus
 
@@ -186,13 +189,15 @@ public final class ChipModel: RegisterBus {
             register = subAddress & 0x7F
             increments = registers[Int(field.register)] & field.mask != 0
         }
-        let lastOutput = profile.statusRegister + 6
+        // The auto-increment wraps the FIFO's last data register back to
+        // its first (the output registers only while the FIFO streams), so
+        // one burst reads many samples.
+        let wrapsAt = profile.fifo.map { $0.dataRegister + UInt8($0.entryBytes - 1) }
+        let wraps = fifoStreaming || profile.fifo?.layout != .outputRegisters
         for index in 0..<buffer.count {
             buffer[index] = read(register)
             guard increments else { continue }
-            // While the FIFO streams, the auto-increment wraps OUT_Z_H back
-            // to OUT_X_L, so one burst reads many samples.
-            register = fifoStreaming && register == lastOutput ? profile.statusRegister + 1 : (register &+ 1) & 0x7F
+            register = wraps && register == wrapsAt ? profile.fifo!.dataRegister : (register &+ 1) & 0x7F
         }
     }
 
@@ -226,6 +231,7 @@ public final class ChipModel: RegisterBus {
         phaseStart = nil
         bootEndsAt = nil
         fifo.removeAll()
+        fifoOverrunLatched = false
     }
 
     func field(_ field: ChipProfile.Field) -> UInt8 { field.value(in: registers[Int(field.register)]) }
@@ -259,7 +265,7 @@ public final class ChipModel: RegisterBus {
         derived.rateHertz = Double(mode.rates.first { $0.code == rateCode }?.hertz ?? mode.rates[0].hertz)
         derived.gPerDigit = profile.sensitivity(fullScale: range.fullScale, mode: mode)!
         if let spec = profile.fifo {
-            derived.fifoStreaming = field(spec.enable) != 0 && field(spec.modeField) == spec.streamCode
+            derived.fifoStreaming = spec.enable.map { field($0) != 0 } ?? true && field(spec.modeField) == spec.streamCode
         }
         if let (register, mask) = namedField("FDS") { derived.highPassed = registers[Int(register)] & mask != 0 }
         if let (register, mask) = namedField("HP_coeff") { derived.highPassK = Double(8 << Int(registers[Int(register)] & mask)) }
@@ -277,18 +283,19 @@ public final class ChipModel: RegisterBus {
         if profile.gyroscope == nil && register > status && register <= status + 6 {
             return fifoStreaming ? readFIFO(register) : readOutput(register)
         }
+        if let spec = profile.fifo, case .tagged = spec.layout, let byte = readTaggedFIFO(register, spec) { return byte }
         if let gyroscope = profile.gyroscope {
             return readSixAxisOutput(register, gyroscope: gyroscope)
         }
         if register == status && dataReadyAlwaysSet { return registers[Int(register)] | 0x0F }
-        if let spec = profile.fifo, register == spec.sourceRegister {
+        if let spec = profile.fifo, register == spec.statusRegister {
             if let override = fifoSourceOverride { return override }
             let level = fifo.count
             // FSS counts to 31; a full FIFO (32) shows OVRN_FIFO instead.
-            return (level > Int(field(spec.watermarkField)) ? spec.watermarkFlag : 0)
+            return UInt8((level > Int(field(spec.watermarkField)) ? spec.watermarkFlag : 0)
                 | (level >= spec.depth ? spec.overrunFlag : 0)
                 | (level == 0 ? spec.emptyFlag : 0)
-                | UInt8(min(level, Int(spec.levelMask)))
+                | UInt16(min(level, Int(spec.levelMask))))
         }
         switch access[Int(register)] {
         case .readClears:
@@ -340,8 +347,8 @@ public final class ChipModel: RegisterBus {
         if fifoStreaming != wasStreaming {
             // Samples made and never read: those queued (bypass empties the
             // FIFO), or the one waiting in the output registers.
-            counters.samplesLost += wasStreaming ? fifo.count : (registers[Int(profile.statusRegister)] & 0x08 != 0 ? 1 : 0)
-            registers[Int(profile.statusRegister)] = 0
+            counters.samplesLost += wasStreaming ? fifoLevel : (registers[Int(profile.statusRegister)] & 0x08 != 0 ? 1 : 0)
+            if profile.gyroscope == nil { registers[Int(profile.statusRegister)] = 0 }
         }
         if poweredUp && (!wasOn || rateHertz != oldRate || mode.name != oldMode) {
             // Power-up, a new rate or a new mode: a new phase, and the
@@ -380,26 +387,22 @@ public final class ChipModel: RegisterBus {
 
         let status = profile.statusRegister
         if fifoStreaming, let spec = profile.fifo {
-            // Only the last `depth` can survive; the rest are made and lost.
-            let kept = min(fresh, spec.depth)
-            for k in (fresh - kept + 1)...fresh {
-                let words = outputWords(at: start + (previous + UInt64(k)) * period)
-                let bytes = [words.0, words.1, words.2].flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
-                if fifo.count == spec.depth {
-                    fifo.removeFirst()
-                    counters.samplesLost += 1
-                }
-                fifo.append(bytes)
-            }
+            // Only the newest the FIFO holds survive; the rest are made and lost.
+            let kept = min(fresh, spec.sampleDepth)
             counters.samplesLost += fresh - kept
-            registers[Int(status)] = 0x0F | (fifo.count == spec.depth ? 0xF0 : 0)
-            return
+            if kept < fresh { fifoOverrunLatched = true }
+            for k in (fresh - kept + 1)...fresh { queue(sample: previous + UInt64(k), at: start + (previous + UInt64(k)) * period, spec) }
+            if spec.layout == .outputRegisters {
+                registers[Int(status)] = 0x0F | (fifo.count == spec.depth ? 0xF0 : 0)
+                return
+            }
         }
 
         if let gyroscope = profile.gyroscope {
-            // No overrun bit: an unread sample is simply replaced.
+            // No overrun bit: an unread sample is simply replaced (lost,
+            // unless the FIFO has it too).
             let unread = registers[Int(status)] & profile.statusBits.dataReady
-            counters.samplesLost += fresh - 1 + (unread != 0 ? 1 : 0)
+            if !fifoStreaming { counters.samplesLost += fresh - 1 + (unread != 0 ? 1 : 0) }
             registers[Int(status)] |= profile.statusBits.dataReady | profile.statusBits.gyroscopeReady
             let instant = start + index * period
             store(outputWords(at: instant), at: Int(status) + profile.accelerometerOffset)
@@ -426,7 +429,7 @@ public final class ChipModel: RegisterBus {
 
     /// The three left-justified output words of the sample made at
     /// `instant` (no allocation: replay makes millions of these).
-    private func outputWords(at instant: UInt64) -> (UInt16, UInt16, UInt16) {
+    func outputWords(at instant: UInt64) -> (UInt16, UInt16, UInt16) {
         var digits = convert(motion.specificForce(at: motionTime(instant)))
         if !imperfections.stuckOutputs.isEmpty {
             for (axis, stuck) in imperfections.stuckOutputs { digits[axis] = Double(stuck) }

@@ -202,9 +202,11 @@ extension ChipProfile {
             // (ST's lis3dh_self_test.c and lis2dh12_self_test.c).
             selfTest: SelfTest(field: Field(0x23, mask: 0x06), code: 0b01, mode: "normal",
                                x: selfTest, y: selfTest, z: selfTest, magnitudeOnly: true),
-            fifo: FIFO(depth: 32, enable: Field(0x24, mask: 0x40), modeField: Field(0x2E, mask: 0xC0), bypassCode: 0, streamCode: 0b10,
-                       watermarkField: Field(0x2E, mask: 0x1F), sourceRegister: 0x2F,
-                       watermarkFlag: 0x80, overrunFlag: 0x40, emptyFlag: 0x20, levelMask: 0x1F, dataRegister: 0x28),
+            fifo: FIFO(layout: .outputRegisters, depth: 32, enable: Field(0x24, mask: 0x40), batchRateFields: [],
+                       modeField: Field(0x2E, mask: 0xC0), bypassCode: 0, streamCode: 0b10,
+                       watermarkField: Field(0x2E, mask: 0x1F), statusRegister: 0x2F, statusLength: 1,
+                       watermarkFlag: 0x80, overrunFlag: 0x40, emptyFlag: 0x20, levelMask: 0x1F, overrunMeansFull: true,
+                       dataRegister: 0x28),
             registers: [
                 ro(0x07, "STATUS_REG_AUX"),
                 ro(0x0F, "WHO_AM_I", reset: 0x33),

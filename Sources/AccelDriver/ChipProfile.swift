@@ -77,30 +77,6 @@ public struct ChipProfile: Sendable {
         }
     }
 
-    /// A hardware FIFO (LIS3DH, LIS2DH12): samples queue in the chip and
-    /// are read many at a time, from the output registers, which the
-    /// auto-increment wraps from OUT_Z_H back to OUT_X_L.
-    public struct FIFO: Sendable, Equatable {
-        /// Samples it holds.
-        public let depth: Int
-        /// Turns the FIFO on (FIFO_EN).
-        public let enable: Field
-        /// FIFO mode: bypass, or stream (the oldest sample is overwritten when full).
-        public let modeField: Field
-        public let bypassCode: UInt8
-        public let streamCode: UInt8
-        /// Watermark level (FTH).
-        public let watermarkField: Field
-        /// FIFO_SRC: watermark, overrun and empty flags and the stored level.
-        public let sourceRegister: UInt8
-        public let watermarkFlag: UInt8
-        public let overrunFlag: UInt8
-        public let emptyFlag: UInt8
-        public let levelMask: UInt8
-        /// The first output register: one sample is 6 bytes from here.
-        public let dataRegister: UInt8
-    }
-
     /// How a multi-byte transfer walks the registers.
     public enum AutoIncrement: Sendable, Equatable {
         /// Bit 7 of the sub-address, per transfer (most of the family).

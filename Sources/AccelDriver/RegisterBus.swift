@@ -121,3 +121,9 @@ public func hex(_ value: UInt8) -> String {
     let digits = String(value, radix: 16)
     return "0x" + (digits.count == 1 ? "0" + digits : digits)
 }
+
+/// "0x4812": two registers read as one little-endian number; one byte's worth prints as one.
+public func hex(_ value: UInt16) -> String {
+    guard value > 0xFF else { return hex(UInt8(value)) }
+    return hex(UInt8(value >> 8)) + String(hex(UInt8(value & 0xFF)).dropFirst(2))
+}

@@ -341,18 +341,20 @@ struct FIFOSamplerTests {
     }
 
     @Test("stalls longer than the FIFO holds, ending anywhere within a period, batched or at once: every frame carries the sample its number says, the gap is what the chip overwrote",
-          arguments: [(-0.03, 50), (0.03, 50), (0.02, nil)] as [(Double, Double?)])
-    func overflowEndingAnywhere(rateError: Double, latency: Double?) throws {
+          arguments: [(-0.03, 50, 40), (0.03, 50, 40), (0.02, nil, 40), (-0.03, 50, 264), (0.03, 50, 264)] as [(Double, Double?, Double)])
+    func overflowEndingAnywhere(rateError: Double, latency: Double?, stall: Double) throws {
         let motion = CountingMotion(period: 1 / (400 * (1 + rateError)))
         let rig = try SamplerRig(rate: 400, rateError: rateError, motion: motion, part: .lis3dh)
         try rig.sampler.allowLatency(milliseconds: latency)
         rig.lostBeforeStart = rig.lost
         rig.run(seconds: 2)
-        // 40 to 41 periods (the FIFO holds 32), in 40 steps: the read after
-        // each stall comes anywhere between two samples, boundaries included.
+        // `stall` to `stall` + 1 periods (the FIFO holds 32), in 40 steps:
+        // the read after each stall comes anywhere between two samples,
+        // boundaries included. The long stall extrapolates the fitted clock
+        // far (it failed with a fixed error of 8 % of a period).
         let period = Double(rig.model.periodNanoseconds)
         for k in 0..<40 {
-            rig.time.sleep(nanoseconds: UInt64(period * (40 + Double(k) / 40)))
+            rig.time.sleep(nanoseconds: UInt64(period * (stall + Double(k) / 40)))
             rig.run(seconds: 0.25)
         }
         #expect(rig.sampler.counters.overruns >= 40)
@@ -523,4 +525,7 @@ final class CountingMotion: MotionSource {
         Vector3(Double(Int((t / period).rounded()) % 64) * 0.018, 0, 1)
     }
     func index(of frame: Frame) -> Int { Int((frame.acceleration.x / 0.018).rounded()) }
+    /// The same count in the rate about x (a six-axis part's), 0.25 rad/s a step.
+    func rotationRate(at t: Double) -> Vector3 { Vector3(Double(Int((t / period).rounded()) % 64) * 0.25, 0, 0) }
+    func rotationIndex(of frame: Frame) -> Int? { frame.rotationRate.map { Int(($0.x / 0.25).rounded()) } }
 }

@@ -54,7 +54,10 @@ struct PartTests {
         ("LIS2DH12", DeviceConfiguration(range: 4, rate: 100, mode: "normal"), [(0x20, 0x57), (0x21, 0x00), (0x22, 0x00), (0x23, 0x90), (0x24, 0x00), (0x2E, 0x00)]),
         ("LIS3DSH", DeviceConfiguration(range: 6, rate: 400), [(0x25, 0x10), (0x20, 0x7F), (0x23, 0x00), (0x24, 0x10)]),
         // CTRL3_C BDU | IF_INC; CTRL1_XL ODR 104 Hz, FS ±4 g (code 10); CTRL2_G ODR 104 Hz, FS 2000 dps.
-        ("LSM6DSO", DeviceConfiguration(range: 4, rate: 104), [(0x12, 0x44), (0x10, 0x48), (0x11, 0x4C), (0x13, 0x00), (0x14, 0x00)]),
+        ("LSM6DSO", DeviceConfiguration(range: 4, rate: 104), [(0x12, 0x44), (0x10, 0x48), (0x11, 0x4C), (0x13, 0x00), (0x14, 0x00),
+                                                               (0x07, 0x00), (0x08, 0x00), (0x09, 0x00), (0x0A, 0x00)]),
+        ("LSM6DSO", DeviceConfiguration(range: 2, rate: 416, fifoWatermark: 1), [(0x12, 0x44), (0x10, 0x60), (0x11, 0x6C), (0x13, 0x00), (0x14, 0x00),
+                                                                                 (0x07, 0x02), (0x08, 0x00), (0x09, 0x66), (0x0A, 0x06)]),
         ("LSM6DS3", DeviceConfiguration(range: 16, rate: 1660), [(0x12, 0x44), (0x10, 0x84), (0x11, 0x8C), (0x13, 0x00), (0x14, 0x00)]),
     ] as [(String, DeviceConfiguration, [(Int, Int)])])
     func configureWrites(part: String, configuration: DeviceConfiguration, expected: [(Int, Int)]) throws {
@@ -187,7 +190,7 @@ struct FIFOTests {
     func orderAndOneTransfer() throws {
         let (driver, model, time) = try streaming(watermark: 16)
         _ = try driver.readFIFOStatus()
-        var samples: [Counts] = []
+        var samples: [Reading] = []
         try driver.readFIFO(count: try driver.readFIFOStatus().level, into: &samples)  // drain what turn-on left
         time.advance(seconds: 16 / 400.0)
         let status = try driver.readFIFOStatus()
@@ -196,7 +199,7 @@ struct FIFOTests {
         try driver.readFIFO(count: status.level, into: &samples)
         #expect(model.counters.transactions - before == 1, "192 bytes would be one I2C_RDWR transfer; 96 here")
         #expect(samples.count == 16)
-        let steps = zip(samples.dropFirst(), samples).map { $0.x - $1.x }
+        let steps = zip(samples.dropFirst(), samples).map { $0.counts.x - $1.counts.x }
         #expect(steps.allSatisfy { $0 == 1 }, "consecutive samples, oldest first: \(steps)")
         #expect(try driver.readFIFOStatus().level == 0)
         #expect(try driver.readFIFOStatus().raw & 0x20 != 0, "EMPTY")
@@ -205,20 +208,20 @@ struct FIFOTests {
     @Test("an SMBus-only adapter reads whole samples in 30-byte chunks, the same values")
     func smbusFallback() throws {
         let (driver, model, time) = try streaming(watermark: 16, maximumRead: 32)
-        var samples: [Counts] = []
+        var samples: [Reading] = []
         try driver.readFIFO(count: try driver.readFIFOStatus().level, into: &samples)
         time.advance(seconds: 16 / 400.0)
         let level = try driver.readFIFOStatus().level
         let before = model.counters.transactions
         try driver.readFIFO(count: level, into: &samples)
         #expect(model.counters.transactions - before == 4, "30 + 30 + 30 + 6 bytes")
-        #expect(zip(samples.dropFirst(), samples).allSatisfy { $0.x - $1.x == 1 })
+        #expect(zip(samples.dropFirst(), samples).allSatisfy { $0.counts.x - $1.counts.x == 1 })
     }
 
     @Test("a full FIFO reads FSS 31 with OVRN_FIFO set: 32 samples, the oldest overwritten and counted")
     func overrun() throws {
         let (driver, model, time) = try streaming(watermark: 16)
-        var samples: [Counts] = []
+        var samples: [Reading] = []
         try driver.readFIFO(count: try driver.readFIFOStatus().level, into: &samples)
         let lostBefore = model.counters.samplesLost
         time.advance(seconds: 80 / 400.0)
@@ -227,7 +230,7 @@ struct FIFOTests {
         #expect(status.level == 32 && status.overrun)
         #expect(model.counters.samplesLost - lostBefore == 48)
         try driver.readFIFO(count: 32, into: &samples)
-        #expect(zip(samples.dropFirst(), samples).allSatisfy { $0.x - $1.x == 1 }, "the newest 32, in order")
+        #expect(zip(samples.dropFirst(), samples).allSatisfy { $0.counts.x - $1.counts.x == 1 }, "the newest 32, in order")
     }
 
     @Test("an impossible FIFO_SRC is an error, never a level", arguments: [UInt8(0x3F), 0x65])

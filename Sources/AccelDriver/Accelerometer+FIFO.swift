@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+
+/// The part's FIFO in stream mode: its settings, its status, and reading
+/// many samples in one transfer, from output registers (LIS3DH) or as
+/// tagged words carrying both sensors (LSM6DSO).
+extension Accelerometer {
+    /// The FIFO's fields for `watermark` samples (0: bypass) at `rate`.
+    func fifoSettings(_ fifo: ChipProfile.FIFO, watermark: Int, rate: ChipProfile.Rate) -> [ChipProfile.Setting] {
+        let watermark = min(max(watermark, 0), fifo.watermarkLimit)
+        let on = watermark > 0
+        var settings = [ChipProfile.Setting(fifo.modeField, on ? fifo.streamCode : fifo.bypassCode)]
+        if let enable = fifo.enable { settings.append(ChipProfile.Setting(enable, on ? 1 : 0)) }
+        settings += fifo.batchRateFields.map { ChipProfile.Setting($0, on ? rate.code : 0) }
+        if on { settings.append(ChipProfile.Setting(fifo.watermarkField, UInt8(watermark * fifo.entriesPerSample))) }
+        return settings
+    }
+
+    /// Turns the FIFO on in stream mode with `watermark` (or off, with 0)
+    /// without touching the rest: no new phase, no turn-on time. Writes
+    /// only the registers that change, and reads them back.
+    public func setFIFOWatermark(_ watermark: Int) throws {
+        guard profile.fifo != nil, var wanted = configuration else { return }
+        let before = try registerValues(for: wanted)
+        wanted.fifoWatermark = watermark
+        for ((register, value), (_, old)) in zip(try registerValues(for: wanted), before) where value != old {
+            try bus.writeRegister(register, value)
+            let readBack = try bus.readRegister(register)
+            if readBack != value {
+                throw DriverError.configurationMismatch(location: bus.location, register: register, wrote: value, readBack: readBack)
+            }
+        }
+        configuration = wanted
+    }
+
+    /// The FIFO's status, decoded.
+    public struct FIFOStatus: Sendable, Equatable {
+        /// Whole samples waiting.
+        public var level: Int
+        /// The FIFO filled up: in stream mode the oldest samples were overwritten.
+        public var overrun: Bool
+        /// The status bytes, little-endian (FIFO_SRC; FIFO_STATUS1 and 2).
+        public var raw: UInt16
+    }
+
+    /// A FIFO status that contradicts itself, a level the FIFO cannot
+    /// hold, or a word with a tag nothing batches: a bus glitch or a chip
+    /// that is not what it claims. The sampler counts it as a fault and
+    /// reads again; nothing is published from it.
+    public struct FIFOStatusError: Error, Equatable, CustomStringConvertible {
+        public let raw: UInt16
+        public let reason: String
+        public var description: String { "FIFO status \(hex(raw)) is impossible (\(reason)): treated as a bus fault" }
+    }
+
+    /// Reads the FIFO's status: how many samples wait, and whether some were lost.
+    public func readFIFOStatus() throws -> FIFOStatus {
+        guard let fifo = profile.fifo else { return FIFOStatus(level: 0, overrun: false, raw: 0) }
+        var bytes: (UInt8, UInt8) = (0, 0)
+        if fifo.statusLength == 1 {
+            bytes.0 = try bus.readRegister(fifo.statusRegister)
+        } else {
+            try withUnsafeMutableBytes(of: &bytes) { try bus.readBlock(from: profile.burstAddress(fifo.statusRegister), into: $0) }
+        }
+        let raw = UInt16(bytes.1) << 8 | UInt16(bytes.0)
+        let empty = raw & fifo.emptyFlag != 0, overrun = raw & fifo.overrunFlag != 0
+        // The LIS3DH's FSS counts 0..31: a full FIFO reads 31 with
+        // OVRN_FIFO set, and holds 32 (Zephyr's lis2dh_fifo.c decodes it so).
+        let entries = overrun && fifo.overrunMeansFull ? fifo.depth : Int(raw & fifo.levelMask)
+        if empty && entries != 0 { throw FIFOStatusError(raw: raw, reason: "EMPTY with \(entries) entries stored") }
+        if empty && overrun { throw FIFOStatusError(raw: raw, reason: "EMPTY and overrun at once") }
+        if entries > fifo.depth { throw FIFOStatusError(raw: raw, reason: "\(entries) entries in a FIFO of \(fifo.depth)") }
+        return FIFOStatus(level: entries / fifo.entriesPerSample, overrun: overrun, raw: raw)
+    }
+
+    /// Reads the oldest `count` samples out of the FIFO, oldest first, in
+    /// one transfer (the auto-increment wraps to the FIFO's first data
+    /// register after each entry). An adapter limited to SMBus block reads
+    /// gets whole entries in chunks of at most 32 bytes, one transfer each.
+    public func readFIFO(count: Int, into samples: inout [Reading]) throws {
+        samples.removeAll(keepingCapacity: true)
+        guard let fifo = profile.fifo, count > 0 else { return }
+        let entries = count * fifo.entriesPerSample, bytes = entries * fifo.entryBytes
+        if fifoBytes.count < bytes { fifoBytes = [UInt8](repeating: 0, count: fifo.depth * fifo.entryBytes) }
+        let chunk = max(bus.maximumReadLength / fifo.entryBytes, 1) * fifo.entryBytes
+        let address = profile.burstAddress(fifo.dataRegister)
+        try fifoBytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < bytes {
+                let length = min(chunk, bytes - offset)
+                try bus.readBlock(from: address, into: UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + length]))
+                offset += length
+            }
+        }
+        guard case .tagged(let gyroscopeTag, let accelerometerTag, let ignored) = fifo.layout else {
+            for index in 0..<entries { samples.append(Reading(status: .dataReady, counts: counts(fifoBytes, at: index * fifo.entryBytes))) }
+            return
+        }
+        // Each sample is a gyroscope word, then its accelerometer word;
+        // a pair may straddle two reads.
+        for index in 0..<entries {
+            let offset = index * fifo.entryBytes, tag = fifoBytes[offset] >> 3
+            switch tag {
+            case gyroscopeTag:
+                pendingRotation = counts(fifoBytes, at: offset + 1)
+            case accelerometerTag:
+                let rotation = pendingRotation ?? lastRotation
+                lastRotation = rotation
+                pendingRotation = nil
+                samples.append(Reading(status: .dataReady, counts: counts(fifoBytes, at: offset + 1), rotation: rotation))
+            case _ where ignored.contains(tag):
+                continue
+            default:
+                throw FIFOStatusError(raw: UInt16(fifoBytes[offset]), reason: "a FIFO word tagged \(hex(tag)), which nothing batches")
+            }
+        }
+    }
+}
