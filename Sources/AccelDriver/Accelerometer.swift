@@ -25,6 +25,8 @@ public final class Accelerometer {
     /// whose gyroscope word an overflow took).
     @exclusivity(unchecked) var pendingRotation: Counts?
     @exclusivity(unchecked) var lastRotation: Counts?
+    /// Entries of a partial pattern to drop before the next FIFO read.
+    @exclusivity(unchecked) var fifoPartial = 0
 
     /// Reads WHO_AM_I and decides the part. With `part` named, the chip
     /// must answer that part's WHO_AM_I. Without it, the WHO_AM_I must

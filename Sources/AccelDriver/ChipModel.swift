@@ -99,6 +99,8 @@ public final class ChipModel: RegisterBus {
     @exclusivity(unchecked) var fifo: [[UInt8]] = []
     /// The tagged FIFO overwrote a word since its status was last read.
     @exclusivity(unchecked) var fifoOverrunLatched = false
+    /// Where the pattern FIFO's oldest word sits in its pattern.
+    @exclusivity(unchecked) var fifoHeadPosition = 0
     /// Bytes of the oldest FIFO sample already read in this transaction.
     @exclusivity(unchecked) private var fifoByte = 0
 
@@ -232,6 +234,7 @@ public final class ChipModel: RegisterBus {
         bootEndsAt = nil
         fifo.removeAll()
         fifoOverrunLatched = false
+        fifoHeadPosition = 0
     }
 
     func field(_ field: ChipProfile.Field) -> UInt8 { field.value(in: registers[Int(field.register)]) }
@@ -283,7 +286,7 @@ public final class ChipModel: RegisterBus {
         if profile.gyroscope == nil && register > status && register <= status + 6 {
             return fifoStreaming ? readFIFO(register) : readOutput(register)
         }
-        if let spec = profile.fifo, case .tagged = spec.layout, let byte = readTaggedFIFO(register, spec) { return byte }
+        if let spec = profile.fifo, spec.layout != .outputRegisters, let byte = readFIFORegister(register, spec) { return byte }
         if let gyroscope = profile.gyroscope {
             return readSixAxisOutput(register, gyroscope: gyroscope)
         }
@@ -292,10 +295,9 @@ public final class ChipModel: RegisterBus {
             if let override = fifoSourceOverride { return override }
             let level = fifo.count
             // FSS counts to 31; a full FIFO (32) shows OVRN_FIFO instead.
-            return UInt8((level > Int(field(spec.watermarkField)) ? spec.watermarkFlag : 0)
-                | (level >= spec.depth ? spec.overrunFlag : 0)
-                | (level == 0 ? spec.emptyFlag : 0)
-                | UInt16(min(level, Int(spec.levelMask))))
+            let watermark: UInt32 = level > Int(field(spec.watermarkField)) ? spec.watermarkFlag : 0
+            let flags: UInt32 = (level >= spec.depth ? spec.overrunFlag : 0) | (level == 0 ? spec.emptyFlag : 0)
+            return UInt8(watermark | flags | UInt32(min(level, Int(spec.levelMask))))
         }
         switch access[Int(register)] {
         case .readClears:
@@ -363,6 +365,7 @@ public final class ChipModel: RegisterBus {
         }
         if profile.fifo != nil && !fifoStreaming {
             fifo.removeAll()  // bypass empties the FIFO (the datasheet's reset)
+            fifoHeadPosition = 0
         }
     }
 
@@ -387,8 +390,10 @@ public final class ChipModel: RegisterBus {
 
         let status = profile.statusRegister
         if fifoStreaming, let spec = profile.fifo {
-            // Only the newest the FIFO holds survive; the rest are made and lost.
-            let kept = min(fresh, spec.sampleDepth)
+            // Only the newest the FIFO holds survive (in part, the oldest of
+            // them, where a sample's words do not divide its depth); the
+            // rest are made and lost.
+            let kept = min(fresh, (spec.depth + spec.entriesPerSample - 1) / spec.entriesPerSample)
             counters.samplesLost += fresh - kept
             if kept < fresh { fifoOverrunLatched = true }
             for k in (fresh - kept + 1)...fresh { queue(sample: previous + UInt64(k), at: start + (previous + UInt64(k)) * period, spec) }

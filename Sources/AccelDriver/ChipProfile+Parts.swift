@@ -202,7 +202,7 @@ extension ChipProfile {
             // (ST's lis3dh_self_test.c and lis2dh12_self_test.c).
             selfTest: SelfTest(field: Field(0x23, mask: 0x06), code: 0b01, mode: "normal",
                                x: selfTest, y: selfTest, z: selfTest, magnitudeOnly: true),
-            fifo: FIFO(layout: .outputRegisters, depth: 32, enable: Field(0x24, mask: 0x40), batchRateFields: [],
+            fifo: FIFO(layout: .outputRegisters, depth: 32, enable: Field(0x24, mask: 0x40), batchRateFields: [], streamSettings: [],
                        modeField: Field(0x2E, mask: 0xC0), bypassCode: 0, streamCode: 0b10,
                        watermarkField: Field(0x2E, mask: 0x1F), statusRegister: 0x2F, statusLength: 1,
                        watermarkFlag: 0x80, overrunFlag: 0x40, emptyFlag: 0x20, levelMask: 0x1F, overrunMeansFull: true,

@@ -122,8 +122,10 @@ public func hex(_ value: UInt8) -> String {
     return "0x" + (digits.count == 1 ? "0" + digits : digits)
 }
 
-/// "0x4812": two registers read as one little-endian number; one byte's worth prints as one.
-public func hex(_ value: UInt16) -> String {
-    guard value > 0xFF else { return hex(UInt8(value)) }
-    return hex(UInt8(value >> 8)) + String(hex(UInt8(value & 0xFF)).dropFirst(2))
+/// "0x4812": registers read as one little-endian number, two hex digits a
+/// register; one byte's worth prints as one.
+public func hex(_ value: UInt32) -> String {
+    var digits = String(value, radix: 16)
+    while digits.count % 2 == 1 { digits = "0" + digits }
+    return "0x" + digits
 }

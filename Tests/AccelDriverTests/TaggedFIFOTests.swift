@@ -5,31 +5,38 @@ import Testing
 
 /// The LSM6DSO's tagged FIFO on the chip model: both sensors batched,
 /// FIFO_STATUS1/2, the 7-byte words and their wrap, through the driver.
+/// x rises 0.5 g and the rate about x 0.5 rad/s each second: at 26 Hz a
+/// sample's step (19 mg, 1.1 dps) is many digits of either, so a rate
+/// paired with the wrong sample shows.
+final class FIFORamps: MotionSource {
+    var name: String { "ramps" }
+    var duration: Double { 60 }
+    func specificForce(at t: Double) -> Vector3 { Vector3(0.5 * t, 0, 1) }
+    func rotationRate(at t: Double) -> Vector3 { Vector3(0.5 * t, 0, 0) }
+}
+
+/// A six-axis part streaming both sensors into its FIFO, drained of what turn-on left.
+func streamingSixAxis(_ part: ChipProfile, rate: Int = 26, watermark: Int, maximumRead: Int = Int.max) throws -> (Accelerometer, ChipModel, VirtualTime) {
+    let (driver, model, time) = try partModel(part, motion: FIFORamps())
+    model.maximumReadLength = maximumRead
+    try driver.configure(DeviceConfiguration(range: 2, rate: rate, fifoWatermark: watermark))
+    var drained: [Reading] = []
+    try driver.readFIFO(count: try driver.readFIFOStatus().level, into: &drained)
+    return (driver, model, time)
+}
+
+/// The largest difference between a reading's rate in rad/s and its force
+/// in g, which the ramps make equal.
+func rateMismatch(_ readings: [Reading], _ driver: Accelerometer) -> Double {
+    readings.map { abs(driver.rotationRate($0.rotation!)!.x - driver.chipAcceleration($0.counts).x) }.max() ?? 0
+}
+
 @Suite("Tagged FIFO (LSM6DSO)")
 struct TaggedFIFOTests {
-    /// x rises 0.5 g and the rate about x 0.5 rad/s each second: at 26 Hz a
-    /// sample's step (19 mg, 1.1 dps) is many digits of either, so a rate
-    /// paired with the wrong sample shows.
-    final class Ramps: MotionSource {
-        var name: String { "ramps" }
-        var duration: Double { 60 }
-        func specificForce(at t: Double) -> Vector3 { Vector3(0.5 * t, 0, 1) }
-        func rotationRate(at t: Double) -> Vector3 { Vector3(0.5 * t, 0, 0) }
-    }
-
     func streaming(rate: Int = 26, watermark: Int, maximumRead: Int = Int.max) throws -> (Accelerometer, ChipModel, VirtualTime) {
-        let (driver, model, time) = try partModel(.lsm6dso, motion: Ramps())
-        model.maximumReadLength = maximumRead
-        try driver.configure(DeviceConfiguration(range: 2, rate: rate, fifoWatermark: watermark))
-        var drained: [Reading] = []
-        try driver.readFIFO(count: try driver.readFIFOStatus().level, into: &drained)  // what turn-on left
-        return (driver, model, time)
+        try streamingSixAxis(.lsm6dso, rate: rate, watermark: watermark, maximumRead: maximumRead)
     }
-
-    /// The rate in rad/s and the force in g of each reading, which the ramps make equal.
-    func mismatch(_ readings: [Reading], _ driver: Accelerometer) -> Double {
-        readings.map { abs(driver.rotationRate($0.rotation!)!.x - driver.chipAcceleration($0.counts).x) }.max() ?? 0
-    }
+    func mismatch(_ readings: [Reading], _ driver: Accelerometer) -> Double { rateMismatch(readings, driver) }
 
     @Test("stream mode batches both sensors: each sample's rate is paired with its own acceleration, in order, in one transfer")
     func pairedInOrder() throws {

@@ -4,15 +4,18 @@ import AccelDriver
 import AccelMotion
 import Testing
 
-/// The sampler on the LSM6DSO's tagged FIFO (256 samples of both
-/// sensors): batched or at once, stalls shorter or longer than the FIFO.
+/// The sampler on the six-axis parts' FIFOs, both sensors batched: the
+/// LSM6DSO's tagged one (256 samples), the LSM6DSL's pattern (341 and a
+/// part): batched or at once, stalls shorter or longer than the FIFO.
 /// Each sample's count is in its force and in its rate, so a frame that
 /// carries another sample's rate, or another sample's number, shows.
-@Suite("Sampler with the LSM6DSO's tagged FIFO")
-struct TaggedFIFOSamplerTests {
-    func rig(rateError: Double, latency: Double?) throws -> (SamplerRig, CountingMotion) {
+@Suite("Sampler with the six-axis FIFOs")
+struct SixAxisFIFOSamplerTests {
+    static let parts = [ChipProfile.lsm6dso, .lsm6dsl]
+
+    func rig(_ part: ChipProfile, rateError: Double, latency: Double?) throws -> (SamplerRig, CountingMotion) {
         let motion = CountingMotion(period: 1 / (416 * (1 + rateError)))
-        let rig = try SamplerRig(rate: 416, rateError: rateError, motion: motion, part: .lsm6dso)
+        let rig = try SamplerRig(rate: 416, rateError: rateError, motion: motion, part: part)
         try rig.sampler.allowLatency(milliseconds: latency)
         rig.lostBeforeStart = rig.lost
         return (rig, motion)
@@ -27,9 +30,9 @@ struct TaggedFIFOSamplerTests {
     }
 
     @Test("batched with a clock 4 % off: every sample once, in order, each with its own rate, about one wake per watermark",
-          arguments: [0.04, -0.04])
-    func batched(rateError: Double) throws {
-        let (rig, motion) = try rig(rateError: rateError, latency: 50)
+          arguments: parts, [0.04, -0.04])
+    func batched(part: ChipProfile, rateError: Double) throws {
+        let (rig, motion) = try rig(part, rateError: rateError, latency: 50)
         rig.run(seconds: 10)
         let watermark = rig.sampler.configuration.fifoWatermark
         #expect(watermark == 19, "49 ms of 2.4 ms periods, less one")
@@ -40,14 +43,14 @@ struct TaggedFIFOSamplerTests {
         expectLabelled(rig, motion)
     }
 
-    @Test("stalls longer than the FIFO's 256 samples, ending anywhere within a period, batched or at once: every frame carries its own sample and rate, the gap is what the chip overwrote",
-          arguments: [(0.03, 50), (0.01, 50), (-0.03, 50), (0.03, nil), (-0.02, nil)] as [(Double, Double?)])
-    func overflow(rateError: Double, latency: Double?) throws {
-        let (rig, motion) = try rig(rateError: rateError, latency: latency)
+    @Test("stalls longer than the FIFO, ending anywhere within a period, batched or at once: every frame carries its own sample and rate, the gap is what the chip overwrote",
+          arguments: parts, [(0.03, 50), (0.01, 50), (-0.03, 50), (0.03, nil), (-0.02, nil)] as [(Double, Double?)])
+    func overflow(part: ChipProfile, stallCase: (rateError: Double, latency: Double?)) throws {
+        let (rig, motion) = try rig(part, rateError: stallCase.rateError, latency: stallCase.latency)
         rig.run(seconds: 2)
-        let period = Double(rig.model.periodNanoseconds)
+        let period = Double(rig.model.periodNanoseconds), depth = Double(part.fifo!.sampleDepth)
         for k in 0..<20 {
-            rig.time.sleep(nanoseconds: UInt64(period * (264 + Double(k) / 20)))
+            rig.time.sleep(nanoseconds: UInt64(period * (depth + 8 + Double(k) / 20)))
             rig.run(seconds: 0.25)
         }
         #expect(rig.sampler.counters.overruns >= 20)
@@ -55,9 +58,9 @@ struct TaggedFIFOSamplerTests {
         expectLabelled(rig, motion)
     }
 
-    @Test("at once (no latency): stalls of up to 250 periods, shorter than the FIFO, lose nothing")
-    func atOnceSurvivesStalls() throws {
-        let (rig, motion) = try rig(rateError: 0.02, latency: nil)
+    @Test("at once (no latency): stalls of up to 250 periods, shorter than the FIFO, lose nothing", arguments: parts)
+    func atOnceSurvivesStalls(part: ChipProfile) throws {
+        let (rig, motion) = try rig(part, rateError: 0.02, latency: nil)
         #expect(rig.sampler.configuration.fifoWatermark == 1)
         rig.run(seconds: 2)
         let period = Double(rig.model.periodNanoseconds)
