@@ -30,6 +30,8 @@ public protocol DeviceSampler: AnyObject, Sendable {
     func update(settings: MotionSettings)
     func reconfigure(to configuration: DeviceConfiguration) throws
     func selfTest() throws -> SelfTestReport
+    /// A six-axis part's gyroscope self-test; nil without one (or without registers to run it).
+    func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport?
     /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.
     func collect(_ collect: @escaping (Vector3) -> Bool)
     /// The latency every watching client allows (ms; nil: none); returns

@@ -55,8 +55,8 @@ final class RequestRouter: @unchecked Sendable {
             configure(session, range: range, rate: rate, mode: mode, tunables: tunables)
         case .selftest:
             run(session, "selftest") {
-                let report = try hub.onSampler { [sampler] in try sampler.selfTest() }
-                session.reply(.selftest(SelfTestReply(report)))
+                let (report, gyroscope) = try hub.onSampler { [sampler] in (try sampler.selfTest(), try sampler.gyroscopeSelfTest()) }
+                session.reply(.selftest(SelfTestReply(report, gyroscope: gyroscope)))
             }
         case .calibrateSet(let calibration):
             apply(calibration, for: session)
@@ -169,10 +169,16 @@ final class RequestRouter: @unchecked Sendable {
 }
 
 extension SelfTestReply {
-    init(_ report: SelfTestReport) {
-        self.init(passed: report.passed, range: report.range, mode: report.mode, axes: report.axes.map {
+    init(_ report: SelfTestReport, gyroscope: GyroscopeSelfTestReport?) {
+        let rate = gyroscope.map { gyroscope in
+            Gyroscope(passed: gyroscope.passed, range: gyroscope.range, axes: gyroscope.axes.map {
+                AxisResult(axis: $0.axis, delta: $0.change, min: $0.limits.lowerBound, max: $0.limits.upperBound,
+                           passed: $0.passed, diagnosis: $0.diagnosis)
+            })
+        }
+        self.init(passed: report.passed && rate?.passed != false, range: report.range, mode: report.mode, axes: report.axes.map {
             AxisResult(axis: $0.axis, delta: $0.delta, min: $0.limits.lowerBound, max: $0.limits.upperBound,
                        passed: $0.passed, diagnosis: $0.diagnosis)
-        })
+        }, gyroscope: rate)
     }
 }

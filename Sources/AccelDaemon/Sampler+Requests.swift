@@ -32,6 +32,17 @@ extension Sampler {
         return report
     }
 
+    /// Runs the gyroscope's self-test on a six-axis part (nil on others;
+    /// sampling pauses for about 0.4 s), then restores the configuration.
+    public func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? {
+        guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
+        guard driver.profile.gyroscope != nil else { return nil }
+        let report = try driver.gyroscopeSelfTest()
+        try driver.configure(configuration)
+        restartPhase()
+        return report
+    }
+
     /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.
     public func collect(_ collect: @escaping (Vector3) -> Bool) { collector = collect }
 }

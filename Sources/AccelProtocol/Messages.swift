@@ -154,36 +154,6 @@ public struct CalibrationReply: Sendable, Equatable {
     }
 }
 
-public struct SelfTestReply: Sendable, Equatable {
-    public struct AxisResult: Sendable, Equatable {
-        public var axis: Axis
-        /// Digits.
-        public var delta: Double
-        public var min: Double
-        public var max: Double
-        public var passed: Bool
-        public var diagnosis: String
-        public init(axis: Axis, delta: Double, min: Double, max: Double, passed: Bool, diagnosis: String) {
-            self.axis = axis
-            self.delta = delta
-            self.min = min
-            self.max = max
-            self.passed = passed
-            self.diagnosis = diagnosis
-        }
-    }
-    public var passed: Bool
-    public var range: Int
-    public var mode: String
-    public var axes: [AxisResult]
-    public init(passed: Bool, range: Int, mode: String, axes: [AxisResult]) {
-        self.passed = passed
-        self.range = range
-        self.mode = mode
-        self.axes = axes
-    }
-}
-
 /// Every message the daemon sends (docs/PROTOCOL.md), as a type that
 /// encodes (the daemon, replay) and decodes (the clients).
 public enum Message: Sendable, Equatable {
@@ -265,17 +235,14 @@ public enum Message: Sendable, Equatable {
             line.add("passed", report.passed)
             line.add("range", report.range)
             line.add("mode", report.mode)
-            let axes = report.axes.map { r -> String in
-                var a = JSONLine()
-                a.add("axis", r.axis.rawValue)
-                a.add("delta", r.delta, decimals: 1)
-                a.add("min", r.min, decimals: 1)
-                a.add("max", r.max, decimals: 1)
-                a.add("passed", r.passed)
-                a.add("diagnosis", r.diagnosis)
-                return a.line
+            line.addRaw("axes", Self.encode(report.axes))
+            if let gyroscope = report.gyroscope {
+                var g = JSONLine()
+                g.add("passed", gyroscope.passed)
+                g.add("range", gyroscope.range)
+                g.addRaw("axes", Self.encode(gyroscope.axes))
+                line.addRaw("gyroscope", g.line)
             }
-            line.addRaw("axes", "[" + axes.joined(separator: ",") + "]")
         case .zero(let pitch, let roll):
             line.add("pitch", pitch, decimals: Decimals.angle)
             line.add("roll", roll, decimals: Decimals.angle)
@@ -353,14 +320,12 @@ public enum Message: Sendable, Equatable {
             self = .calibration(CalibrationReply(calibration: Calibration(offset: try f.vector("offset"), scale: try f.vector("scale")),
                                                  file: try f.string("file")))
         case "selftest":
-            let axes = try f.required("axes", "an array of objects") { $0.array?.compactMap(\.object) }
-            self = .selftest(SelfTestReply(passed: try f.bool("passed"), range: try f.int("range"), mode: try f.string("mode"), axes: try axes.map { object throws(MessageError) in
-                let a = MessageFields(object: object, className: f.className)
-                let name = try a.string("axis")
-                guard let axis = Axis(rawValue: name) else { throw a.error("unknown axis \"\(name)\"") }
-                return .init(axis: axis, delta: try a.number("delta"), min: try a.number("min"), max: try a.number("max"),
-                             passed: try a.bool("passed"), diagnosis: try a.string("diagnosis"))
-            }))
+            let gyroscope = try f.optional("gyroscope", "an object", \.object).map { object throws(MessageError) in
+                let g = MessageFields(object: object, className: f.className)
+                return SelfTestReply.Gyroscope(passed: try g.bool("passed"), range: try g.int("range"), axes: try Self.decodeAxes(g))
+            }
+            self = .selftest(SelfTestReply(passed: try f.bool("passed"), range: try f.int("range"), mode: try f.string("mode"),
+                                           axes: try Self.decodeAxes(f), gyroscope: gyroscope))
         case "zero":
             self = .zero(pitch: try f.number("pitch"), roll: try f.number("roll"))
         case "poll":

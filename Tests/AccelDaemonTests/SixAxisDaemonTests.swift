@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
-import AccelDriver
+@testable import AccelDaemon
+@testable import AccelDriver
 import AccelMotion
+import AccelProtocol
 import Foundation
 import Testing
 import TestSupport
@@ -42,6 +44,49 @@ struct SixAxisDaemonTests {
         let product: Double = zip(acc, gravity).map { $0 * $1 }.reduce(0, +)
         let dot = product / (length(acc) * length(gravity))
         #expect(acos(min(dot, 1)) * 180 / .pi < 2, "fused gravity \(gravity) against the accelerometer's average \(acc)")
+    }
+}
+
+@Suite("selftest over the socket on a six-axis part", .daemons)
+struct SixAxisSelfTestRequestTests {
+    @Test("the reply has the gyroscope's self-test beside the accelerometer's: each axis moved within ST's 150 to 700 dps at ±2000 dps; frames go on after it")
+    func gyroscopeToo() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--part", "LSM6DSO"])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        let reply = try #require(client.request(#"{"class":"selftest"}"#, timeout: 30))
+        #expect(reply["class"] as? String == "selftest" && reply["passed"] as? Bool == true && (reply["axes"] as? [Any])?.count == 3, "\(reply)")
+        let gyroscope = try #require(reply["gyroscope"] as? [String: Any], "\(reply)")
+        let axes = gyroscope["axes"] as? [[String: Any]] ?? []
+        #expect(gyroscope["passed"] as? Bool == true && gyroscope["range"] as? Int == 2000 && axes.count == 3, "\(gyroscope)")
+        for axis in axes {
+            let delta = abs(axis["delta"] as? Double ?? 0)
+            #expect(delta >= 150 && delta <= 700 && axis["min"] as? Double == 150 && axis["max"] as? Double == 700, "\(axis)")
+        }
+        _ = client.request(#"{"class":"watch","streams":["frames"]}"#)
+        let frame = client.readMessage(timeout: 10)
+        #expect(frame?["class"] as? String == "frame" && frame?["rotationRate"] != nil, "sampling resumes with the gyroscope: \(frame ?? [:])")
+        daemon.stop()
+    }
+}
+
+@Suite("The selftest reply's verdict")
+struct SelfTestVerdictTests {
+    @Test("it passes only when the accelerometer and the gyroscope both pass")
+    func both() {
+        let accelerometer = SelfTestReport(part: "LSM6DSO", range: 2, mode: "high-performance", axes: Axis.allCases.map {
+            SelfTestReport.AxisResult(axis: $0, normal: 0, selfTest: 14_000, delta: 14_000, limits: 820...27_869, magnitudeOnly: true)
+        })
+        func gyroscope(y: Double) -> GyroscopeSelfTestReport {
+            GyroscopeSelfTestReport(part: "LSM6DSO", range: 2000, axes: Axis.allCases.map {
+                GyroscopeSelfTestReport.AxisResult(axis: $0, normal: 0, selfTest: $0 == .y ? y : 425, limits: 150...700)
+            })
+        }
+        #expect(SelfTestReply(accelerometer, gyroscope: gyroscope(y: 425)).passed)
+        let weak = SelfTestReply(accelerometer, gyroscope: gyroscope(y: 100))
+        #expect(!weak.passed && weak.axes.allSatisfy(\.passed) && weak.gyroscope?.axes[1].passed == false)
+        #expect(weak.gyroscope?.axes[1].diagnosis.contains("too little") == true)
+        #expect(SelfTestReply(accelerometer, gyroscope: nil).passed && SelfTestReply(accelerometer, gyroscope: nil).gyroscope == nil)
     }
 }
 

@@ -179,3 +179,20 @@ struct GyroscopeFrameTests {
         #expect(abs(q.w - cos(0.125)) < 1e-3 && abs(q.z - sin(0.125)) < 1e-3 && abs(q.x) < 1e-6 && abs(q.y) < 1e-6, "\(q)")
     }
 }
+
+@Suite("The selftest reply")
+struct SelfTestReplyTests {
+    @Test("a six-axis part's reply carries the gyroscope's axes in dps, and reads back the same; an accelerometer's has no gyroscope field")
+    func roundTrip() throws {
+        let accelerometer = [Axis.x, .y, .z].map { SelfTestReply.AxisResult(axis: $0, delta: 14_000, min: 820, max: 27_869, passed: true, diagnosis: "within limits") }
+        let gyroscope = SelfTestReply.Gyroscope(passed: false, range: 2000, axes: [Axis.x, .y, .z].map {
+            SelfTestReply.AxisResult(axis: $0, delta: $0 == .y ? 100 : 425, min: 150, max: 700, passed: $0 != .y, diagnosis: $0 == .y ? "moved too little" : "within limits")
+        })
+        let message = Message.selftest(SelfTestReply(passed: false, range: 2, mode: "high-performance", axes: accelerometer, gyroscope: gyroscope))
+        #expect(message.json.contains(#""gyroscope":{"passed":false,"range":2000,"axes":[{"axis":"x","delta":425.0"#), "\(message.json)")
+        #expect(try Message(parsing: Array(message.json.utf8)) == message)
+        let plain = Message.selftest(SelfTestReply(passed: true, range: 2, mode: "normal", axes: accelerometer))
+        #expect(!plain.json.contains("gyroscope"))
+        #expect(try Message(parsing: Array(plain.json.utf8)) == plain)
+    }
+}

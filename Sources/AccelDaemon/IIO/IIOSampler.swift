@@ -278,6 +278,8 @@ extension IIOSampler: DeviceSampler {
         throw IIOError.registersUnavailable(device: buffer?.device.description ?? "the IIO device")
     }
 
+    public func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? { nil }
+
     public func collect(_ collect: @escaping (Vector3) -> Bool) { collector = collect }
 
     /// Frames go as the kernel hands them over.
