@@ -113,7 +113,7 @@ public final class Daemon: @unchecked Sendable {
         let listener = Listener(descriptor: try listeningSocket(), hub: hub)
         self.listener = listener
         sampler.queue.async {
-            (sampler as? Sampler)?.checkGyroscopeAtRest()
+            sampler.checkGyroscopeAtRest()
             sampler.start()
         }
         hub.control.async { listener.start() }

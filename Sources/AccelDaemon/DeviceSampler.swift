@@ -30,6 +30,10 @@ public protocol DeviceSampler: AnyObject, Sendable {
     func update(settings: MotionSettings)
     func reconfigure(to configuration: DeviceConfiguration) throws
     func selfTest() throws -> SelfTestReport
+    /// Judges a six-axis part's gyroscope offset at rest before the first
+    /// frame, and logs the verdict; nil where it was not measured.
+    @discardableResult
+    func checkGyroscopeAtRest() -> GyroscopeRest?
     /// A six-axis part's gyroscope self-test; nil without one (or without registers to run it).
     func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport?
     /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.

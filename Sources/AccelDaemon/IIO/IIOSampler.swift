@@ -280,6 +280,9 @@ extension IIOSampler: DeviceSampler {
 
     public func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? { nil }
 
+    /// The kernel's driver owns the chip: its offset is the driver's to judge.
+    public func checkGyroscopeAtRest() -> GyroscopeRest? { nil }
+
     public func collect(_ collect: @escaping (Vector3) -> Bool) { collector = collect }
 
     /// Frames go as the kernel hands them over.
