@@ -43,7 +43,10 @@ struct PhaseFit {
         slope = min(max(sxy / sxx, nominalPeriod * 0.85), nominalPeriod * 1.15)
         intercept = meanT - slope * meanSeq
         (self.meanSeq, self.sxx) = (meanSeq, sxx)
-        let squares = points.reduce(0) { $0 + ($1.t - instant(of: UInt64($1.seq))) * ($1.t - instant(of: UInt64($1.seq))) }
+        let squares = points.reduce(0) { sum, p in
+            let residual = p.t - (intercept + slope * p.seq)
+            return sum + residual * residual
+        }
         residualVariance = points.count > 2 ? squares / (n - 2) : 0
     }
 

@@ -3,9 +3,10 @@ import AccelCore
 import AccelDriver
 
 /// Sampling a part with a FIFO, in stream mode: its status (FIFO_SRC, or
-/// FIFO_STATUS1/2) says how many samples wait, one transfer reads them all. With watermark 1
-/// the reads follow the phase lock, one sample a read; with more, the
-/// sampler wakes about once per watermark (`fifoInterval`).
+/// the six-axis parts' FIFO_STATUS registers) says how many samples wait,
+/// one transfer reads them all. With watermark 1 the reads follow the
+/// phase lock, one sample a read; with more, the sampler wakes about once
+/// per watermark (`fifoInterval`).
 extension Sampler {
     /// The grid of batched wakes (FIFOReader.interval).
     var fifoInterval: UInt64 {

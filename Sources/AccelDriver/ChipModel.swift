@@ -24,7 +24,7 @@ import Darwin
 /// oldest overwritten when full, FIFO_SRC's level, overrun and empty flags,
 /// the auto-increment wrapping OUT_Z_H to OUT_X_L); an adapter's longest
 /// read; fault injection; transaction counters; a six-axis part's
-/// gyroscope (ChipModel+SixAxis.swift).
+/// gyroscope (ChipModel+SixAxis.swift) and FIFO (ChipModel+FIFO.swift).
 ///
 /// Not thread-safe: confine it with its user (the sampler's queue, a test).
 public final class ChipModel: RegisterBus {
@@ -95,7 +95,7 @@ public final class ChipModel: RegisterBus {
     /// The FDS high-pass filter's reference (a low-pass of the input).
     @exclusivity(unchecked) private var highPassReference = Vector3.zero
     /// Stream-mode FIFO: each entry is one sample's six output bytes, or
-    /// a tagged word (ChipModel+TaggedFIFO.swift).
+    /// a six-axis FIFO's word (ChipModel+FIFO.swift).
     @exclusivity(unchecked) var fifo: [[UInt8]] = []
     /// The tagged FIFO overwrote a word since its status was last read.
     @exclusivity(unchecked) var fifoOverrunLatched = false
