@@ -2,8 +2,9 @@
 import AccelCore
 
 /// The part's FIFO in stream mode: its settings, its status, and reading
-/// many samples in one transfer, from output registers (LIS3DH) or as
-/// tagged words carrying both sensors (LSM6DSO).
+/// many samples in one transfer: from the output registers (LIS3DH), as
+/// tagged words carrying both sensors (LSM6DSO), or as a pattern of
+/// untagged words (LSM6DSL, LSM6DS3).
 extension Accelerometer {
     /// The FIFO's fields for `watermark` samples (0: bypass) at `rate`.
     func fifoSettings(_ fifo: ChipProfile.FIFO, watermark: Int, rate: ChipProfile.Rate) -> [ChipProfile.Setting] {
