@@ -4,9 +4,9 @@
 # and run under the real systemd on an emulated arm64 board (QEMU's virt
 # machine, Cortex-A53, TCG), against the chip emulator (kernel/accel-emu)
 # cross-built for Debian's arm64 kernel. Builds a bookworm arm64 userland
-# with debootstrap --foreign and qemu-user-static (cached in
-# .build-arm64-boot/ per release and package list), fetches the kernel
-# (scripts/boot/arm64-kernel.sh), boots, and runs
+# with mmdebstrap and qemu-user-static and fetches the kernel
+# (scripts/arm64/userland.sh; cached in .build-arm64-boot/ per release and
+# package list), boots, and runs
 # scripts/boot/arm64-checks.sh as a oneshot unit that powers the guest off.
 # The packages: ACCELD_ARM64_PACKAGE and ACCELD_ARM64_PREVIOUS (paths to
 # .debs), else built with ARCH=arm64 package-deb.sh and previous-release.sh;
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh qemu-system-arm qemu-user-static binfmt-support gcc-aarch64-linux-gnu make \
-    cpio kmod debootstrap e2fsprogs binutils
+    cpio kmod mmdebstrap e2fsprogs binutils
 started=$(date +%s)
 bench=${ACCELD_ARM64_BENCH:-}
 
@@ -53,26 +53,16 @@ if [ "$(id -u)" -ne 0 ]; then
         ACCELD_ARM64_BENCH="$bench" ACCELD_ARM64_BENCH_BIN="${bench_bin:+$(realpath "$bench_bin")}" \
         ACCELD_ARM64_BENCH_PIPELINE="${ACCELD_ARM64_BENCH_PIPELINE:-}" ACCELD_ARM64_BENCH_SECONDS="${ACCELD_ARM64_BENCH_SECONDS:-}" "$0"
 fi
-# 1. arm64 programs must run here (debootstrap's second stage, the
-# busybox check): qemu-user-static's binfmt_misc handler, with the F flag,
-# so that it works inside the chroot too.
-[ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||
-    { echo "arm64-boot-test: cannot mount binfmt_misc: arm64 programs cannot run on this machine (a container without it?)" >&2; exit 1; }
-grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null || update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
-grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null ||
-    { echo "arm64-boot-test: no active binfmt_misc handler for aarch64: install qemu-user-static and binfmt-support, then 'update-binfmts --enable qemu-aarch64'" >&2; exit 1; }
-grep -q '^flags: .*F' /proc/sys/fs/binfmt_misc/qemu-aarch64 ||
-    { echo "arm64-boot-test: the aarch64 binfmt_misc handler lacks the F flag, so it cannot run in a chroot: use Debian's qemu-user-static (it registers with F)" >&2; exit 1; }
-
-# 2. The arm64 Debian userland: what the package needs and the checks use,
-# without man-db (its triggers cost minutes under emulation).
+# 1-3. The bookworm arm64 userland (mmdebstrap through qemu-user's
+# binfmt_misc handler, which it checks) and Debian's arm64 kernel, its
+# headers and busybox: scripts/arm64/userland.sh, which arm64-test.sh has
+# usually run already, in the background during the cross-build (then this
+# finds them cached, or waits for that run to end).
+./scripts/arm64/userland.sh
 boot=.build-arm64-boot
 rootfs_arch=arm64 rootfs_dir=$boot rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0
 source scripts/debian-rootfs.sh
-chroot "$rootfs" /bin/true || { echo "arm64-boot-test: the arm64 userland's /bin/true does not run in a chroot: check the aarch64 binfmt_misc handler (F flag)" >&2; exit 1; }
-phase debootstrap "arm64, cached in $rootfs"
-
-# 3. Debian's arm64 kernel, its headers and busybox.
+phase "userland" "arm64, cached in $rootfs"
 source scripts/boot/arm64-kernel.sh
 source scripts/boot/guest-image.sh
 phase "kernel fetch" "$version, cached in $kdir"
