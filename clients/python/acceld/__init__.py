@@ -16,7 +16,7 @@ from .client import DEFAULT_SOCKET, EVENT_STREAMS, STREAMS, Motion, Updates, con
 from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, DeviceError, NoGyroscope, NotPermitted,
                      PermissionDenied, ProtocolError, RequestError)
 from .messages import (Attitude, Calibration, Configured, Counters, Device, Disconnected, Dropped,
-                       Error, Frame, FreeFall, Gap, Goodbye, Hello, Message, Movement, Orientation,
+                       Error, Frame, FreeFall, Gap, Goodbye, GyroscopeSelfTest, Hello, Message, Movement, Orientation,
                        Poll, Reconnected, SelfTest, SelfTestAxis, Shake, Status, Tap, Unknown, Vector,
                        Watch, Zero, parse)
 
@@ -27,7 +27,7 @@ __all__ = [
     "AcceldError", "ConnectionLost", "DaemonNotRunning", "DeviceError", "NoGyroscope", "NotPermitted",
     "PermissionDenied", "ProtocolError", "RequestError",
     "Attitude", "Calibration", "Configured", "Counters", "Device", "Disconnected", "Dropped", "Error",
-    "Frame", "FreeFall", "Gap", "Goodbye", "Hello", "Message", "Movement", "Orientation", "Poll",
+    "Frame", "FreeFall", "Gap", "Goodbye", "GyroscopeSelfTest", "Hello", "Message", "Movement", "Orientation", "Poll",
     "Reconnected", "SelfTest", "SelfTestAxis", "Shake", "Status", "Tap", "Unknown", "Vector", "Watch",
     "Zero", "parse",
 ]

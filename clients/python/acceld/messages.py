@@ -304,12 +304,24 @@ def _axes(v: Any):
 
 
 @dataclass(frozen=True)
+class GyroscopeSelfTest:
+    """A six-axis part's gyroscope self-test: `range` in ±dps, each axis's
+    delta and limits in dps."""
+    passed: Optional[bool] = _field(_bool)
+    range: Optional[int] = _field(_int)
+    axes: Tuple[SelfTestAxis, ...] = _field(_axes, default=())
+
+
+@dataclass(frozen=True)
 class SelfTest(Message):
+    """The self-test's reply: the accelerometer's axes in digits, and on a
+    six-axis part `gyroscope`; `passed` is both."""
     CLASS = "selftest"
     passed: Optional[bool] = _field(_bool)
     range: Optional[int] = _field(_int)
     mode: Optional[str] = _field(_str)
     axes: Tuple[SelfTestAxis, ...] = _field(_axes, default=())
+    gyroscope: Optional[GyroscopeSelfTest] = _field(_nested(GyroscopeSelfTest))
 
 
 @dataclass(frozen=True)

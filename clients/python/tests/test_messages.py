@@ -113,3 +113,15 @@ def test_a_frame_from_a_part_with_a_gyroscope():
     assert frame.rotation_rate == acceld.messages.Vector(0.00012, -0.00031, 0.21817) and frame.gyro_recovering is None
     hello = acceld.parse(json.loads('{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LSM6DSO","location":"x","range":2,"rate":104,"mode":"high-performance","resolution":16,"gyroscope":2000,"state":"ok"}}'))
     assert hello.device.gyroscope == 2000
+
+
+def test_a_six_axis_selftest_carries_the_gyroscope():
+    msg = acceld.parse({"class": "selftest", "passed": False, "range": 2, "mode": "high-performance",
+                        "axes": [{"axis": "x", "delta": 14000.0, "min": 820.0, "max": 27869.0, "passed": True, "diagnosis": "within limits"}],
+                        "gyroscope": {"passed": False, "range": 2000,
+                                      "axes": [{"axis": "y", "delta": 100.0, "min": 150.0, "max": 700.0, "passed": False,
+                                                "diagnosis": "moved too little"}]}})
+    assert isinstance(msg.gyroscope, acceld.GyroscopeSelfTest)
+    assert msg.gyroscope.range == 2000 and not msg.gyroscope.passed
+    assert msg.gyroscope.axes[0].axis == "y" and msg.gyroscope.axes[0].delta == 100.0
+    assert acceld.parse({"class": "selftest", "passed": True, "range": 2, "mode": "normal", "axes": []}).gyroscope is None
