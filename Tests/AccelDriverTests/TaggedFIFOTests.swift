@@ -33,14 +33,10 @@ func rateMismatch(_ readings: [Reading], _ driver: Accelerometer) -> Double {
 
 @Suite("Tagged FIFO (LSM6DSO)")
 struct TaggedFIFOTests {
-    func streaming(rate: Int = 26, watermark: Int, maximumRead: Int = Int.max) throws -> (Accelerometer, ChipModel, VirtualTime) {
-        try streamingSixAxis(.lsm6dso, rate: rate, watermark: watermark, maximumRead: maximumRead)
-    }
-    func mismatch(_ readings: [Reading], _ driver: Accelerometer) -> Double { rateMismatch(readings, driver) }
 
     @Test("stream mode batches both sensors: each sample's rate is paired with its own acceleration, in order, in one transfer")
     func pairedInOrder() throws {
-        let (driver, model, time) = try streaming(watermark: 16)
+        let (driver, model, time) = try streamingSixAxis(.lsm6dso, watermark: 16)
         #expect(model.peek(0x09) == 0x22 && model.peek(0x0A) == 0x06 && model.peek(0x07) == 32, "BDR 26 Hz for both, continuous, 32 words")
         time.advance(seconds: 20 / 26.0)
         let status = try driver.readFIFOStatus()
@@ -50,7 +46,7 @@ struct TaggedFIFOTests {
         try driver.readFIFO(count: status.level, into: &samples)
         #expect(model.counters.transactions - before == 1, "280 bytes from FIFO_DATA_OUT_TAG, wrapping at 0x7E")
         #expect(samples.count == 20 && samples.allSatisfy { $0.rotation != nil })
-        #expect(mismatch(samples, driver) < 0.005, "a rate beside another sample's force: \(mismatch(samples, driver))")
+        #expect(rateMismatch(samples, driver) < 0.005, "a rate beside another sample's force: \(rateMismatch(samples, driver))")
         let steps = zip(samples.dropFirst(), samples).map { $0.counts.x - $1.counts.x }
         #expect(steps.allSatisfy { abs($0 - 315) <= 1 }, "consecutive samples, oldest first: \(steps)")
         #expect(try driver.readFIFOStatus().level == 0)
@@ -58,18 +54,18 @@ struct TaggedFIFOTests {
 
     @Test("an SMBus-only adapter reads whole words in 28-byte chunks, the same pairs")
     func smbusFallback() throws {
-        let (driver, model, time) = try streaming(watermark: 16, maximumRead: 32)
+        let (driver, model, time) = try streamingSixAxis(.lsm6dso, watermark: 16, maximumRead: 32)
         time.advance(seconds: 10 / 26.0)
         var samples: [Reading] = []
         let before = model.counters.transactions
         try driver.readFIFO(count: try driver.readFIFOStatus().level, into: &samples)
         #expect(model.counters.transactions - before == 1 + 5, "the status, then 140 bytes as 28 + 28 + 28 + 28 + 28")
-        #expect(samples.count == 10 && mismatch(samples, driver) < 0.005)
+        #expect(samples.count == 10 && rateMismatch(samples, driver) < 0.005)
     }
 
     @Test("a full FIFO holds 256 samples: the oldest are overwritten and counted, the overrun latched until read, the newest 256 in order")
     func overrun() throws {
-        let (driver, model, time) = try streaming(rate: 416, watermark: 16)
+        let (driver, model, time) = try streamingSixAxis(.lsm6dso, rate: 416, watermark: 16)
         let lostBefore = model.counters.samplesLost, madeBefore = model.counters.samplesProduced
         time.advance(seconds: 1)
         let status = try driver.readFIFOStatus()
@@ -84,7 +80,7 @@ struct TaggedFIFOTests {
 
     @Test("a pair split between two reads keeps its rate: the gyroscope's word waits for its accelerometer's")
     func pairAcrossReads() throws {
-        let (driver, model, time) = try streaming(watermark: 16)
+        let (driver, model, time) = try streamingSixAxis(.lsm6dso, watermark: 16)
         time.advance(seconds: 4 / 26.0)
         var word = [UInt8](repeating: 0, count: 7)
         try word.withUnsafeMutableBytes { try model.readBlock(from: 0x78, into: $0) }  // a gyroscope word, read by someone else
@@ -94,15 +90,15 @@ struct TaggedFIFOTests {
         #expect(status.level == 3, "7 words: 3 whole samples")
         try driver.readFIFO(count: status.level, into: &samples)
         #expect(samples.count == 3 && samples[0].rotation != nil, "the first lost its own rate and keeps the last one read; the read ends with the fourth's")
-        #expect(mismatch(Array(samples.dropFirst()), driver) < 0.005)
+        #expect(rateMismatch(Array(samples.dropFirst()), driver) < 0.005)
         time.advance(seconds: 2 / 26.0)
         try driver.readFIFO(count: try driver.readFIFOStatus().level, into: &samples)
-        #expect(samples.count == 2 && mismatch(samples, driver) < 0.005, "the fourth, with the rate read before: \(mismatch(samples, driver))")
+        #expect(samples.count == 2 && rateMismatch(samples, driver) < 0.005, "the fourth, with the rate read before: \(rateMismatch(samples, driver))")
     }
 
     @Test("the watermark is set in words, at most 127 samples (WTM8 stays clear); 0 goes back to bypass, stops batching and empties the FIFO")
     func watermark() throws {
-        let (driver, model, time) = try streaming(watermark: 16)
+        let (driver, model, time) = try streamingSixAxis(.lsm6dso, watermark: 16)
         time.advance(seconds: 0.2)
         try driver.setFIFOWatermark(200)
         #expect(model.peek(0x07) == 254 && model.peek(0x08) == 0)
