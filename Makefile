@@ -47,6 +47,11 @@ demo:
 test:
 	./scripts/test.sh
 
+# One stage of the test command, and the builds it needs (make test-kernel;
+# scripts/test.sh --list names them).
+test-%:
+	./scripts/test.sh $*
+
 # swift test REPEAT times (5) on one build, BUSY busy loops beside it (0):
 # prints "N passed, M failed". make repeat-tests BUSY=2 is the starved host.
 repeat-tests:

@@ -5,8 +5,8 @@
 # machine, Cortex-A53, TCG), against the chip emulator (kernel/accel-emu)
 # cross-built for Debian's arm64 kernel. Builds a bookworm arm64 userland
 # with mmdebstrap and qemu-user-static and fetches the kernel
-# (scripts/arm64/userland.sh; cached in .build-arm64-boot/ per release and
-# package list), boots, and runs
+# (scripts/arm64/userland.sh; kept in the test cache, scripts/test-cache.sh,
+# by release, package list and kernel version), boots, and runs
 # scripts/boot/arm64-checks.sh as a oneshot unit that powers the guest off.
 # The packages: ACCELD_ARM64_PACKAGE and ACCELD_ARM64_PREVIOUS (paths to
 # .debs), else built with ARCH=arm64 package-deb.sh and previous-release.sh;
@@ -48,7 +48,7 @@ mark=$started
 [ -n "${ACCELD_ARM64_PACKAGE:-}" ] && [ -n "${ACCELD_ARM64_PREVIOUS:-}${bench}" ] || phase packages
 if [ "$(id -u)" -ne 0 ]; then
     echo "arm64-boot-test: debootstrap, chroot and mkfs need root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" ACCELD_ARM64_PACKAGE="$(realpath "$package")" ACCELD_ARM64_PREVIOUS="${previous:+$(realpath "$previous")}" \
+    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" ACCELD_ARM64_PACKAGE="$(realpath "$package")" ACCELD_ARM64_PREVIOUS="${previous:+$(realpath "$previous")}" \
         ACCELD_ARM64_FOREIGN="$(realpath "$foreign")" \
         ACCELD_ARM64_BENCH="$bench" ACCELD_ARM64_BENCH_BIN="${bench_bin:+$(realpath "$bench_bin")}" \
         ACCELD_ARM64_BENCH_PIPELINE="${ACCELD_ARM64_BENCH_PIPELINE:-}" ACCELD_ARM64_BENCH_SECONDS="${ACCELD_ARM64_BENCH_SECONDS:-}" "$0"
@@ -60,7 +60,7 @@ fi
 # finds them cached, or waits for that run to end).
 ./scripts/arm64/userland.sh
 boot=.build-arm64-boot
-rootfs_arch=arm64 rootfs_dir=$boot rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0
+rootfs_arch=arm64 rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0
 source scripts/debian-rootfs.sh
 phase "userland" "arm64, cached in $rootfs"
 source scripts/boot/arm64-kernel.sh

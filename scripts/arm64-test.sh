@@ -65,10 +65,15 @@ pass "Depends: libc6 (>= $declared), libstdc++6 (>= 12): what the binaries need,
 echo "$depends" | grep -q 'libsystemd0' || fail "Depends should name libsystemd0 (acceld-sensorproxy's sd-bus): $depends"
 
 # The wrong architecture: dpkg refuses the archive before unpacking it,
-# so no maintainer script runs at all.
+# so no maintainer script runs at all. Asked of a dpkg database of its own,
+# with no foreign architecture, so that the answer is the package's,
+# whatever this machine's dpkg was told (dpkg --add-architecture arm64).
 host=$(dpkg --print-architecture)
 if [ "$host" != arm64 ]; then
-    refusal=$(dpkg --dry-run -i "$package" 2>&1) && fail "dpkg would install the arm64 package on $host: $refusal"
+    [ "$(dpkg-deb -f "$package" Architecture)" = arm64 ] || fail "$package declares Architecture: $(dpkg-deb -f "$package" Architecture), not arm64"
+    admin=$(mktemp -d) && mkdir -p "$admin/info" "$admin/updates" && : > "$admin/status" && : > "$admin/available"
+    refusal=$(dpkg --admindir="$admin" --force-not-root --dry-run -i "$package" 2>&1) && { rm -rf "$admin"; fail "dpkg would install the arm64 package on $host: $refusal"; }
+    rm -rf "$admin"
     echo "$refusal" | grep -q "package architecture (arm64) does not match system ($host)" ||
         fail "dpkg refused the arm64 package on $host, but not for its architecture: $refusal"
     pass "dpkg on $host refuses it: package architecture (arm64) does not match system ($host)"

@@ -23,10 +23,10 @@ fi
 previous=${ACCELD_BOOT_PREVIOUS:-$(./scripts/previous-release.sh)}
 if [ "$(id -u)" -ne 0 ]; then
     echo "boot-test: debootstrap and mkfs need root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" ACCELD_BOOT_PACKAGE="$package" ACCELD_BOOT_PREVIOUS="$previous" "$0"
+    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" ACCELD_BOOT_PACKAGE="$package" ACCELD_BOOT_PREVIOUS="$previous" "$0"
 fi
 
-source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
+source scripts/kernel/qemu-host.sh  # sets $cache, $kernel_dir and $modules
 source scripts/boot/guest-image.sh
 version=$(basename "$modules")
 
@@ -42,8 +42,8 @@ source scripts/debian-rootfs.sh
 tree=$boot/tree
 rm -rf "$tree" && cp -a "$rootfs" "$tree"
 for module in i2c-dev i2c_piix4 i2c-stub; do
-    modprobe -d "$cache/root" -S "$version" --show-depends "$module" | awk '{ print $2 }' | while read -r path; do
-        relative=${path#"$PWD/$cache/root/"}
+    modprobe -d "$kernel_dir/root" -S "$version" --show-depends "$module" | awk '{ print $2 }' | while read -r path; do
+        relative=${path#"$kernel_dir/root/"}
         install -D -m 0644 "$path" "$tree/usr/$relative"
     done
 done
@@ -71,14 +71,14 @@ cp -r .build-static/share "$payload/src/.build-static/"
 tar -cf "$boot/payload.tar" -C "$payload" .
 
 # 4. An initramfs that mounts the image and hands over to systemd.
-guest_initramfs "$boot/initramfs" "$boot/initramfs.cpio" /usr/bin/busybox "$cache/root" "$version"
+guest_initramfs "$boot/initramfs" "$boot/initramfs.cpio" /usr/bin/busybox "$kernel_dir/root" "$version"
 echo "boot-test: prepared in $(( $(date +%s) - started )) s; booting $version with systemd under QEMU (TCG)" >&2
 
 # QEMU exits 0 on poweroff whatever happened: the guest's markers decide.
 log=$boot/console.log
 booted=$(date +%s)
 timeout 1200 qemu-system-x86_64 -accel tcg -cpu max -m 768M -smp 2 -nographic -no-reboot -nic none \
-    -kernel "$cache/vmlinux" -initrd "$boot/initramfs.cpio" \
+    -kernel "$kernel_dir/vmlinux" -initrd "$boot/initramfs.cpio" \
     -drive file="$boot/system.img",if=virtio,format=raw,snapshot=on \
     -drive file="$boot/payload.tar",if=virtio,format=raw,readonly=on \
     -append "console=ttyS0 panic=-1 quiet loglevel=3 systemd.show_status=error" > "$log" 2>&1 || true

@@ -13,6 +13,10 @@ cd "$(dirname "$0")/.."
 extra=("$@")  # more products to build the same way (peer-bench: accel-bench)
 set --        # setup.sh takes extra packages from the arguments
 source scripts/setup.sh
+if [ "${ACCELD_RELEASE_BUILT:-}" = 1 ] && [ ${#extra[@]} -eq 0 ]; then
+    echo "build-release: built by this run's release stage (scripts/test.sh)" >&2
+    exit 0
+fi
 for product in acceld accelctl acceld-gateway acceld-sensorproxy "${extra[@]}"; do
     set +e
     swift build -c release --static-swift-stdlib --scratch-path .build-static --product "$product" 2>&1 \

@@ -11,8 +11,9 @@
 # bookworm has) plus sid's aarch64 Swift runtime, described to SwiftPM as
 # a Swift SDK bundle. docs/INSTALL.md explains the choices.
 #
-# Everything is cached in .build-arm64/ (chroot, packages, sysroot, build):
-# the first run takes minutes, the next only the build. Output:
+# The chroot, the packages and the sysroot are kept in the test cache
+# (scripts/test-cache.sh), the build in .build-arm64/: the first run takes
+# minutes, the next only the build. Output:
 # .build-arm64/release/{acceld,accelctl,acceld-gateway,acceld-sensorproxy,...}.
 # Env: ACCELD_ARM64_SOURCE, another source tree to build (the previous
 # release's, for the upgrade checks), and ACCELD_ARM64_PRODUCTS, the
@@ -28,10 +29,14 @@ started=$(date +%s)
 fail() { echo "cross-arm64: $*" >&2; exit 1; }
 if [ "$(id -u)" -ne 0 ]; then
     echo "cross-arm64: the build runs in a chroot, which needs root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" ACCELD_ARM64_SOURCE="${ACCELD_ARM64_SOURCE:-}" ACCELD_ARM64_PRODUCTS="${ACCELD_ARM64_PRODUCTS:-}" "$0" "${extra[@]}"
+    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" ACCELD_ARM64_SOURCE="${ACCELD_ARM64_SOURCE:-}" ACCELD_ARM64_PRODUCTS="${ACCELD_ARM64_PRODUCTS:-}" "$0" "${extra[@]}"
 fi
 
-cache=$PWD/.build-arm64
+# The chroot, the sysroot and the private apt live in the test cache
+# (scripts/test-cache.sh), each with a stamp of what it was made from,
+# written last: a run killed mid-way leaves no stamp, and it is made again.
+source scripts/test-cache.sh
+cache=$ACCELD_CACHE/arm64-cross
 source_tree=$(cd "${ACCELD_ARM64_SOURCE:-.}" && pwd)
 source scripts/debian-lib.sh  # sets $mirror
 mkdir -p "$cache"
@@ -72,6 +77,7 @@ if [ "$(cat "$cache/sid.stamp" 2>/dev/null)" != "mmdebstrap $include" ]; then
     [ -n "$swift_version" ] || fail "Debian sid has no swiftlang for amd64 (at $mirror)"
 else
     swift_version=$(chroot "$chroot" dpkg-query -W -f='${Version}' swiftlang)
+    echo "test-cache: the sid chroot with Debian's Swift $swift_version from the cache ($chroot)" >&2
 fi
 
 # 2. The target: bookworm's arm64 C libraries, and the aarch64 Swift
@@ -109,6 +115,8 @@ if [ "$(cat "$cache/sysroot.stamp" 2>/dev/null)" != "$swift_version $sysroot_pac
     done
     scripts/arm64/sdk-bundle.sh "$bundle"
     echo "$swift_version $sysroot_packages" > "$cache/sysroot.stamp"
+else
+    echo "test-cache: the arm64 sysroot from the cache ($sysroot)" >&2
 fi
 if [ -n "$chroot_pid" ]; then
     status=0

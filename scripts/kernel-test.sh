@@ -5,14 +5,14 @@
 # acceld and accelctl against /dev/i2c-0 (scripts/kernel/guest-checks.sh),
 # then against the chip emulator (kernel/accel-emu, built here against that
 # kernel's Debian headers; scripts/kernel/emulator-checks.sh).
-# Installs what it needs from Debian's packages; caches the kernel in
-# .build-kernel/. Prints the guest's checks and a summary line; fails if any
+# Installs what it needs from Debian's packages; keeps the kernel in the
+# test cache (scripts/test-cache.sh). Prints the guest's checks and a summary line; fails if any
 # check fails or the guest never reports. docs/TESTING.md explains it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh qemu-system-x86 busybox-static i2c-tools cpio kmod xz-utils make
 
-source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
+source scripts/kernel/qemu-host.sh  # sets $cache, $kernel_dir and $modules
 stage=kernel-test
 source scripts/kernel/emulator.sh   # sets $emulator, or fails naming the headers package
 
@@ -62,7 +62,7 @@ echo "kernel-test: booting $(basename "$modules") with a ${size} MB initramfs in
 log="$cache/console.log"
 started=$(date +%s)
 timeout 600 qemu-system-x86_64 -accel tcg -cpu max -m "$memory" -nographic -no-reboot \
-    -kernel "$cache/vmlinux" -initrd "$cache/initramfs.cpio" \
+    -kernel "$kernel_dir/vmlinux" -initrd "$cache/initramfs.cpio" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3" > "$log" 2>&1 || true
 echo "kernel-test: the guest ran for $(( $(date +%s) - started )) s" >&2
 

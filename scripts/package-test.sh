@@ -38,7 +38,7 @@ echo "package-test: lintian: 0 errors, 0 warnings ($(( $(date +%s) - started )) 
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "package-test: piuparts needs root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" ACCELD_PACKAGE="$package" ACCELD_PREVIOUS_PACKAGE="$previous" "$0"
+    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" ACCELD_PACKAGE="$package" ACCELD_PREVIOUS_PACKAGE="$previous" "$0"
 fi
 
 # The chroot: the boot test's bookworm userland (its dependencies are

@@ -22,7 +22,7 @@ rounds=${PEER_ROUNDS:-2}
 only=${PEER_ONLY:-.}  # a pattern: only the runs whose label matches (e.g. 'FIFO')
 realtime=${PEER_REALTIME_SECONDS:-60}
 
-source scripts/kernel/qemu-host.sh  # sets $cache, $cache/vmlinux and $modules
+source scripts/kernel/qemu-host.sh  # sets $cache, $kernel_dir and $modules
 stage=peer-bench
 source scripts/kernel/emulator.sh   # sets $emulator, or fails naming the headers package
 
@@ -92,7 +92,7 @@ echo "peer-bench: $rounds round(s) of 10 runs of $seconds s each, alternating ac
 log="$cache/peer-console.log"
 started=$(date +%s)
 timeout $(( rounds * 10 * (seconds + 15) + rounds * 2 * (realtime + 15) + 4 * seconds + 180 )) qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m "$memory" -nographic -no-reboot \
-    -kernel "$cache/vmlinux" -initrd "$cache/peer-initramfs.cpio" \
+    -kernel "$kernel_dir/vmlinux" -initrd "$cache/peer-initramfs.cpio" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3" > "$log" 2>&1 || true
 echo "peer-bench: the guest ran for $(( $(date +%s) - started )) s; host load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 

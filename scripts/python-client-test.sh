@@ -24,7 +24,7 @@ export ACCELD_BIN
 ACCELD_BIN=$(realpath "$acceld_bin")
 
 echo "python-client-test: pytest on clients/python/tests ($("$python" --version), acceld at $ACCELD_BIN)" >&2
-"$python" -m pytest -q -p no:cacheprovider --durations=5 clients/python/tests
+"$python" -m pytest -q -p no:cacheprovider --durations=5 ${ACCELD_JUNIT:+--junitxml="$ACCELD_JUNIT"} clients/python/tests
 
 echo "python-client-test: pip install ./clients/python into a fresh venv" >&2
 venv=$(mktemp -d /tmp/acceld-venv.XXXXXX)

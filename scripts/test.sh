@@ -1,85 +1,121 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The whole test suite: the kernel-in-the-loop stage (a real Linux kernel's
-# i2c-dev under QEMU), the package test (lintian, piuparts), the boot test
-# (the Debian package under a real systemd, QEMU, with the upgrade from the
-# previous release), the arm64 stage (the cross-build, its package, and
-# the same boot on an emulated arm64 board), the parsers under libFuzzer, then unit and end-to-end
-# tests on the chip model, the gateway's tests with a real browser and
-# Prometheus (scripts/gateway/), acceld-sensorproxy's with monitor-sensor on
-# a private D-Bus (scripts/sensorproxy/), and the Python client's tests
-# (clients/python).
-# Installs what it needs first. docs/TESTING.md describes the stages.
+# The whole test suite, fast stages first (docs/TESTING.md):
+#   scripts/test.sh              every stage, in order (what CI runs)
+#   scripts/test.sh STAGE...     the named stages, and the builds they need
+#   scripts/test.sh --list       the stages, a line each
+# Each stage's output goes to the terminal and to .build-test/logs/STAGE.log;
+# its JUnit XML to .build-test/results/. At the end (or at the first stage
+# that fails) one table: each stage, its time, passed / failed /
+# inconclusive. What a stage builds from inputs that did not change comes
+# from ~/.cache/acceld-test (scripts/test-cache.sh); ACCELD_TEST_CACHE=off
+# builds everything from nothing, as on a fresh machine.
+# Installs what it needs first, through sudo when not root, and says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# python3-minimal runs the unprivileged client of one end-to-end test (as
-# nobody); systemd provides systemd-analyze for the unit file checks; tmux
-# runs accelctl watch in a real terminal.
-source scripts/setup.sh python3-minimal systemd tmux
 
-# stage NAME: prints "== NAME", and how long the stage before it took
-# (docs/TESTING.md keeps these figures); stage "" ends the last one.
-command_started=$(date +%s) stage_started=$(date +%s) stage_name=""
-stage() {
-    local now; now=$(date +%s)
-    [ -z "$stage_name" ] || echo "test.sh: ${stage_name%%:*} took $(( now - stage_started )) s" >&2
-    stage_name=$1 stage_started=$now
-    [ -z "$1" ] || echo "== $1" >&2
+# name | what it proves (--list and the log's "== " line) | what it needs first
+stages=(
+    "graph|the module graph: README.md against Package.swift, and no dependency unused|"
+    "build|swift build: every product, debug (the tests run these binaries)|"
+    "unit|swift test: unit and end-to-end tests on the chip model|build"
+    "python|the Python client: pytest against acceld on the chip model, the examples, pip install|build"
+    "sensorproxy|acceld-sensorproxy: iio-sensor-proxy's D-Bus interface on a private bus, with monitor-sensor, gdbus and dbus-send|build"
+    "gateway|acceld-gateway: the live page in headless Chromium, Prometheus, MQTT, hostile HTTP|build"
+    "fuzz|the request, trace and configuration parsers under libFuzzer (${FUZZ_SECONDS:-60} s each)|"
+    "release|the static release build (Swift runtime linked in), the man pages and completions, shared by the stages below|"
+    "kernel|kernel in the loop: acceld on a real kernel's i2c-dev and the chip emulator, the kernel's drivers as peers (QEMU)|release"
+    "package|the Debian package: lintian, and piuparts in a bookworm chroot with the upgrade from the previous release|release"
+    "boot|the Debian package under a real systemd (debootstrap, QEMU), with the upgrade|release"
+    "arm64|the cross-build with Debian's Swift, the arm64 package and its boot on an emulated Cortex-A53|release"
+)
+field() { local IFS='|'; read -r -a parts <<< "$1"; echo "${parts[$2]:-}"; }
+stage_names=()
+for entry in "${stages[@]}"; do stage_names+=("$(field "$entry" 0)"); done
+
+list_stages() {
+    echo "scripts/test.sh [STAGE...]: the stages, in the order they run (make test-STAGE runs one):"
+    for entry in "${stages[@]}"; do printf '  %-12s %s\n' "$(field "$entry" 0)" "$(field "$entry" 1)"; done
 }
+case "${1:-}" in
+    --list|-l) list_stages; exit 0 ;;
+    --help|-h) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; echo; list_stages; exit 0 ;;
+esac
 
-# Runs a command, hiding lines that match $2, and fails with its status.
+# The stages asked for, each after what it needs, in the table's order.
+wanted=" "
+want() {
+    local entry
+    for entry in "${stages[@]}"; do
+        [ "$(field "$entry" 0)" = "$1" ] || continue
+        local need; need=$(field "$entry" 2)
+        [ -z "$need" ] || want "$need"
+        wanted+="$1 "
+        return 0
+    done
+    echo "test.sh: no stage '$1'" >&2
+    list_stages >&2
+    exit 2
+}
+if [ $# -eq 0 ]; then wanted=" ${stage_names[*]} "; else for name in "$@"; do want "$name"; done; fi
+
+# python3-minimal runs the unprivileged client of one end-to-end test (as
+# nobody) and writes the results; systemd provides systemd-analyze for the
+# unit file checks; tmux runs accelctl watch in a real terminal.
+source scripts/setup.sh python3-minimal systemd tmux
+source scripts/test-cache.sh  # $ACCELD_CACHE, and what ACCELD_TEST_CACHE=off means
+results=.build-test/results logs=.build-test/logs
+rm -rf "$results" && mkdir -p "$results" "$logs"
+
+# Runs a command, hiding lines that match $1 (SwiftPM's progress).
 quietly() {
     local filter=$1; shift
-    set +e
-    "$@" 2>&1 | grep -vE "$filter"
-    local status=${PIPESTATUS[0]}
-    set -e
-    [ "$status" -eq 0 ] || { echo "test.sh: '$*' failed (exit $status)" >&2; exit "$status"; }
+    "$@" 2>&1 | { grep -vE "$filter" || true; }
+    return "${PIPESTATUS[0]}"
 }
 
-stage "the module graph: README.md against Package.swift, and no dependency unused"
-python3 scripts/module-graph.py --check
+# What each stage runs.
+stage_graph() { python3 scripts/module-graph.py --check; }
+stage_build() { quietly '^\[[0-9]+/[0-9]+\]' swift build; }
+stage_unit() {
+    # --xunit-output writes XCTest's results there and Swift Testing's
+    # beside it (unit-swift-testing.xml).
+    quietly '^[[:space:]]*(◇|↳)|^\[[0-9]+/[0-9]+\]' swift test --xunit-output "$results/unit.xml"
+}
+stage_python() { ACCELD_JUNIT="$PWD/$results/python.xml" ./scripts/python-client-test.sh; }
+stage_sensorproxy() { ./scripts/sensorproxy-test.sh; }
+stage_gateway() { ./scripts/gateway-test.sh; }
+stage_fuzz() { ./scripts/fuzz.sh; }
+stage_release() { ./scripts/build-release.sh; }
+stage_kernel() { ./scripts/kernel-test.sh; }
+stage_package() { ./scripts/package-test.sh; }
+stage_boot() { ./scripts/boot-test.sh; }
+stage_arm64() { ./scripts/arm64-test.sh; }
 
-stage "kernel in the loop: acceld and accelctl on a real kernel's i2c-dev (QEMU, i2c-stub)"
-if [ "${ACCELD_SKIP_KERNEL:-}" = 1 ]; then
-    echo "test.sh: ACCELD_SKIP_KERNEL=1: the kernel stage is skipped (CI never sets it)" >&2
-else
-    ./scripts/kernel-test.sh
-fi
-
-stage "package test: lintian and piuparts on make deb's package (bookworm chroot)"
-if [ "${ACCELD_SKIP_PACKAGE:-}" = 1 ]; then
-    echo "test.sh: ACCELD_SKIP_PACKAGE=1: the package test is skipped (CI never sets it)" >&2
-else
-    ./scripts/package-test.sh
-fi
-
-stage "boot test: the Debian package under a real systemd (debootstrap, QEMU)"
-if [ "${ACCELD_SKIP_BOOT:-}" = 1 ]; then
-    echo "test.sh: ACCELD_SKIP_BOOT=1: the boot test is skipped (CI never sets it)" >&2
-else
-    ./scripts/boot-test.sh
-fi
-
-stage "arm64: make arm64 (Debian's Swift in a sid chroot), make deb ARCH=arm64 with lintian, and the arm64 boot test (QEMU virt, Cortex-A53)"
-./scripts/arm64-test.sh
-
-stage "fuzzing the request, trace and configuration parsers (libFuzzer, ${FUZZ_SECONDS:-60} s each)"
-./scripts/fuzz.sh
-
-stage "swift build (the end-to-end tests run the built binaries)"
-quietly '^\[[0-9]+/[0-9]+\]' swift build
-
-stage "swift test"
-quietly '^[[:space:]]*(◇|↳)' swift test
-
-stage "acceld-gateway: the live page in headless Chromium, Prometheus, hostile HTTP (scripts/gateway/)"
-./scripts/gateway-test.sh
-
-stage "acceld-sensorproxy: iio-sensor-proxy's D-Bus interface on a private bus, with Debian's monitor-sensor, gdbus and dbus-send (scripts/sensorproxy/)"
-./scripts/sensorproxy-test.sh
-
-stage "Python client: pytest against acceld on the chip model, the examples, pip install (clients/python)"
-./scripts/python-client-test.sh
-stage ""
-echo "test.sh: every stage passed in $(( $(date +%s) - command_started )) s" >&2
+command_started=$(date +%s)
+summary() { python3 scripts/test-results.py table "$results" "$@"; }
+for entry in "${stages[@]}"; do
+    name=$(field "$entry" 0)
+    case $wanted in *" $name "*) ;; *) continue ;; esac
+    echo "== $name: $(field "$entry" 1)" >&2
+    started=$(date +%s)
+    set +e
+    ( set -euo pipefail; "stage_$name" ) 2>&1 | tee "$logs/$name.log"
+    status=${PIPESTATUS[0]}
+    set -e
+    seconds=$(( $(date +%s) - started ))
+    # The stage's checks as JUnit test cases; a check inconclusive in this
+    # run and the one before fails the stage here.
+    python3 scripts/test-results.py junit "$name" "$logs/$name.log" "$status" "$seconds" "$results" || status=1
+    echo "test.sh: $name took $seconds s" >&2
+    # The stages after it take the release build as it is.
+    [ "$name" != release ] || [ "$status" -ne 0 ] || export ACCELD_RELEASE_BUILT=1
+    if [ "$status" -ne 0 ]; then
+        echo "test.sh: the stage '$name' FAILED (exit $status); its last lines:" >&2
+        tail -25 "$logs/$name.log" >&2
+        summary "$(( $(date +%s) - command_started ))" >&2
+        echo "test.sh: stopped at '$name'; its whole log is $logs/$name.log, the results so far in $results/" >&2
+        exit 1
+    fi
+done
+summary "$(( $(date +%s) - command_started ))"

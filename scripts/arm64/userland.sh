@@ -3,8 +3,8 @@
 # What the arm64 boot test boots, made before it needs it: the bookworm
 # arm64 userland (scripts/debian-rootfs.sh, mmdebstrap through
 # qemu-user-static's binfmt_misc handler) and Debian's arm64 kernel, its
-# headers and busybox (scripts/boot/arm64-kernel.sh), cached in
-# .build-arm64-boot/. scripts/arm64-test.sh runs this in the background,
+# headers and busybox (scripts/boot/arm64-kernel.sh), kept in the test
+# cache (scripts/test-cache.sh). scripts/arm64-test.sh runs this in the background,
 # niced, while the cross-build runs (the emulated dpkg takes one core, the
 # cross-build's compiler the rest); scripts/arm64-boot-test.sh runs it too,
 # and so waits for a run in progress (a lock) or finds it all cached.
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
 source scripts/setup.sh qemu-user-static binfmt-support mmdebstrap kmod
 if [ "$(id -u)" -ne 0 ]; then
     echo "arm64-userland: mmdebstrap, chroot and binfmt_misc need root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" "$0"
+    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" "$0"
 fi
 fail() { echo "arm64-userland: $*" >&2; exit 1; }
 
@@ -38,7 +38,7 @@ started=$(date +%s)
 
 # 2. The arm64 Debian userland: what the package needs and the checks use,
 # without man-db (its triggers cost minutes under emulation).
-rootfs_arch=arm64 rootfs_dir=$boot rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0
+rootfs_arch=arm64 rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0
 source scripts/debian-rootfs.sh
 chroot "$rootfs" /bin/true || fail "the arm64 userland's /bin/true does not run in a chroot: check the aarch64 binfmt_misc handler (F flag)"
 userland=$(date +%s)

@@ -2,58 +2,69 @@
 # Sourced (as root) by arm64-boot-test.sh after debian-rootfs.sh: Debian
 # bookworm's arm64 kernel (the package linux-image-arm64 points at), its
 # headers and busybox-static, downloaded from the mirror's arm64 index
-# through a private apt (scripts/arm64/fetch-debs.sh, in $boot/apt; the
+# through a private apt (scripts/arm64/fetch-debs.sh, in the test cache; the
 # host's dpkg gets no foreign architecture), unpacked, never installed, and
-# cached in $boot/kernel/. Needs $boot, $suite and $mirror. Sets $version (the ABI,
+# kept in the test cache (scripts/test-cache.sh) by the kernel's version.
+# Needs $suite and $mirror. Sets $version (the ABI,
 # 6.1.0-N-arm64), $kernel_version (its Debian version), $kroot (the
 # unpacked image: modules in $kroot/lib/modules/$version), $kernel (the
 # Image QEMU boots), $busybox and $headers (the unpacked headers' folder,
 # their build tools for this machine beside them).
 
-kdir=$boot/kernel
 kernel_fail() { echo "arm64-kernel: $1" >&2; exit 1; }
-cache=$PWD/$boot  # fetch-debs.sh keeps its private apt in $cache/apt
+source scripts/test-cache.sh
+cache=$ACCELD_CACHE/apt-arm64-kernel  # fetch-debs.sh keeps its private apt in $cache/apt
+mkdir -p "$cache"
 source scripts/arm64/fetch-debs.sh
 
-if [ ! -s "$kdir/stamp" ]; then
-    # The kernel comes from -security when it has a newer one, as on the
-    # host: take the security mirror apt already uses, if any.
-    security=$security_mirror
-    keyring="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
-    apt_sources kernel arm64 "deb $keyring $mirror $suite main" "deb $keyring $mirror $suite-updates main" \
-        ${security:+"deb $keyring $security $suite-security main"}
+# The kernel comes from -security when it has a newer one, as on the
+# host: take the security mirror apt already uses, if any. The index is
+# read again when a day old; the kernel it names is the cache's key.
+security=$security_mirror
+keyring="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
+apt_sources kernel arm64 "deb $keyring $mirror $suite main" "deb $keyring $mirror $suite-updates main" \
+    ${security:+"deb $keyring $security $suite-security main"}
+if [ -z "$(find "$cache/apt/kernel-arm64/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
     echo "arm64-kernel: reading the arm64 package index ($mirror${security:+, $security})" >&2
-    private_apt kernel arm64 apt-get update --error-on=any -qq || kernel_fail "apt-get update of the arm64 index failed (sources: $boot/apt/kernel-arm64/sources.list)"
-    image=$(private_apt kernel arm64 apt-cache depends linux-image-arm64 | awk '/Depends: linux-image-/ { print $2; exit }')
-    [ -n "$image" ] || kernel_fail "the arm64 index has no linux-image-arm64 pointing at a kernel"
-    abi=${image#linux-image-}
-    kernel_version=$(private_apt kernel arm64 apt-cache show --no-all-versions "$image" | sed -n 's/^Version: //p' | head -1)
-    # The headers' build tools (linux-kbuild) run here: this machine's own
-    # architecture, the same version, from the host's apt.
-    kbuild=$(private_apt kernel arm64 apt-cache show --no-all-versions "linux-headers-$abi" | sed -n 's/^Depends: //p' | tr ',' '\n' | grep -o 'linux-kbuild-[0-9.]*' | head -1)
-    [ -n "$kbuild" ] || kernel_fail "no linux-headers-$abi (with its linux-kbuild) in the arm64 index"
+    private_apt kernel arm64 apt-get update --error-on=any -qq || kernel_fail "apt-get update of the arm64 index failed (sources: $cache/apt/kernel-arm64/sources.list)"
+fi
+image=$(private_apt kernel arm64 apt-cache depends linux-image-arm64 | awk '/Depends: linux-image-/ { print $2; exit }')
+[ -n "$image" ] || kernel_fail "the arm64 index has no linux-image-arm64 pointing at a kernel"
+abi=${image#linux-image-}
+kernel_version=$(private_apt kernel arm64 apt-cache show --no-all-versions "$image" | sed -n 's/^Version: //p' | head -1)
+# The headers' build tools (linux-kbuild) run here: this machine's own
+# architecture, the same version, from the host's apt.
+kbuild=$(private_apt kernel arm64 apt-cache show --no-all-versions "linux-headers-$abi" | sed -n 's/^Depends: //p' | tr ',' '\n' | grep -o 'linux-kbuild-[0-9.]*' | head -1)
+[ -n "$kbuild" ] || kernel_fail "no linux-headers-$abi (with its linux-kbuild) in the arm64 index"
+
+cache_entry kernel-arm64 "$image" "$kernel_version" "$kbuild"
+kdir=$entry
+if ! cache_ready stamp busybox; then
+    cache_begin
+    made=$entry.partial
     echo "arm64-kernel: downloading $image, linux-headers-$abi, busybox-static (arm64) and $kbuild ($(dpkg --print-architecture)), $kernel_version (not installing them)" >&2
-    rm -rf "$kdir" && mkdir -p "$kdir/deb"
-    (cd "$kdir/deb" && private_apt kernel arm64 apt-get download -qq "$image=$kernel_version" "linux-headers-$abi=$kernel_version" \
+    mkdir -p "$made/deb"
+    (cd "$made/deb" && private_apt kernel arm64 apt-get download -qq "$image=$kernel_version" "linux-headers-$abi=$kernel_version" \
         "linux-headers-${abi%-arm64}-common=$kernel_version" busybox-static) || kernel_fail "downloading the arm64 packages failed"
-    if ! (cd "$kdir/deb" && apt-get download -qq -o APT::Sandbox::User=root "$kbuild=$kernel_version" 2>/dev/null); then
+    if ! (cd "$made/deb" && apt-get download -qq -o APT::Sandbox::User=root "$kbuild=$kernel_version" 2>/dev/null); then
         apt-get update -qq
-        (cd "$kdir/deb" && apt-get download -qq -o APT::Sandbox::User=root "$kbuild=$kernel_version") ||
+        (cd "$made/deb" && apt-get download -qq -o APT::Sandbox::User=root "$kbuild=$kernel_version") ||
             kernel_fail "apt knows no $kbuild=$kernel_version for this machine, needed to build the emulator against the arm64 headers"
     fi
-    dpkg-deb -x "$kdir/deb/${image}_"*.deb "$kdir/root"
-    for deb in "$kdir"/deb/linux-headers-*.deb "$kdir/deb/${kbuild}_"*.deb; do dpkg-deb -x "$deb" "$kdir/headers"; done
-    mkdir -p "$kdir/busybox-deb" && dpkg-deb -x "$kdir"/deb/busybox-static_*.deb "$kdir/busybox-deb"
-    cp "$kdir/busybox-deb/bin/busybox" "$kdir/busybox" && rm -rf "$kdir/busybox-deb"
+    dpkg-deb -x "$made/deb/${image}_"*.deb "$made/root"
+    for deb in "$made"/deb/linux-headers-*.deb "$made/deb/${kbuild}_"*.deb; do dpkg-deb -x "$deb" "$made/headers"; done
+    mkdir -p "$made/busybox-deb" && dpkg-deb -x "$made"/deb/busybox-static_*.deb "$made/busybox-deb"
+    cp "$made/busybox-deb/bin/busybox" "$made/busybox" && rm -rf "$made/busybox-deb"
     # The package's postinst would run depmod; --show-depends needs it.
-    depmod -b "$kdir/root" "$abi"
-    echo "$abi $kernel_version" > "$kdir/stamp"
+    depmod -b "$made/root" "$abi"
+    echo "$abi $kernel_version" > "$made/stamp"
+    cache_commit stamp busybox
 fi
 read -r version kernel_version < "$kdir/stamp"
 kroot=$kdir/root
 kernel=$kroot/boot/vmlinuz-$version
 busybox=$kdir/busybox
-headers=$PWD/$kdir/headers/usr/src/linux-headers-$version
+headers=$kdir/headers/usr/src/linux-headers-$version
 [ -s "$kernel" ] && [ -d "$kroot/lib/modules/$version" ] && [ -d "$headers" ] || kernel_fail "$kdir/ is incomplete: remove it to fetch the kernel again"
 
 # Busybox is also the first arm64 program this machine runs outside the

@@ -10,7 +10,7 @@
 abi=$(basename "$modules")
 headers=linux-headers-$abi
 # The image's own Debian version: the headers must be the same build.
-kernel_version=$(dpkg-deb -f "$cache"/deb/linux-image-*.deb Version)
+kernel_version=$(dpkg-deb -f "$kernel_dir"/deb/linux-image-*.deb Version)
 emulator_missing() {
     echo "$stage: the chip emulator needs $headers=$kernel_version (the headers of the kernel this stage boots, $abi): $1" >&2
     exit 1
@@ -22,7 +22,7 @@ if [ "$installed" != "install ok installed $kernel_version" ]; then
     if ! apt-cache show "$headers=$kernel_version" >/dev/null 2>&1; then
         $as_root apt-get update -qq
         apt-cache show "$headers=$kernel_version" >/dev/null 2>&1 ||
-            emulator_missing "apt knows no such package (a kernel cached in $cache/ older than the archive's? remove $cache/ to fetch the current one)"
+            emulator_missing "apt knows no such package (the package lists older than the kernel in $kernel_dir? run apt-get update)"
     fi
     if ! output=$(DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends "$headers=$kernel_version" 2>&1); then
         echo "$output" | tail -5 >&2
