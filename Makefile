@@ -33,13 +33,15 @@ arm64-bench: build
 	./scripts/cross-arm64.sh accel-bench
 	ACCELD_ARM64_BENCH=1 ./scripts/arm64-boot-test.sh
 
-# A Debian package for this machine's architecture, in .build-deb/; with
-# ARCH=arm64, for arm64 (cross-built). The man pages come from the native
-# build either way.
+# The Debian packages (acceld, acceld-gateway, acceld-sensorproxy,
+# python3-acceld) for this machine's architecture, built by
+# dpkg-buildpackage from debian/ into .build-deb/; with ARCH=arm64,
+# dpkg-buildpackage -aarm64 around the cross-built binaries. The man pages
+# come from the native build either way.
 HOST_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
 ARCH ?= $(HOST_ARCH)
 deb: build $(if $(filter-out $(HOST_ARCH),$(ARCH)),$(filter arm64,$(ARCH)))
-	ARCH=$(ARCH) ./scripts/package-deb.sh
+	ARCH=$(ARCH) ./scripts/build-deb.sh
 
 demo:
 	./scripts/demo.sh

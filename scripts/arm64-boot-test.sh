@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The arm64 boot test: the acceld arm64 Debian package installed with apt
+# The arm64 boot test: the acceld arm64 Debian package (and the Python
+# client's) installed with apt
 # and run under the real systemd on an emulated arm64 board (QEMU's virt
 # machine, Cortex-A53, TCG), against the chip emulator (kernel/accel-emu)
 # cross-built for Debian's arm64 kernel. Builds a bookworm arm64 userland
@@ -8,8 +9,9 @@
 # (scripts/arm64/userland.sh; kept in the test cache, scripts/test-cache.sh,
 # by release, package list and kernel version), boots, and runs
 # scripts/boot/arm64-checks.sh as a oneshot unit that powers the guest off.
-# The packages: ACCELD_ARM64_PACKAGE and ACCELD_ARM64_PREVIOUS (paths to
-# .debs), else built with ARCH=arm64 package-deb.sh and previous-release.sh;
+# The packages: ACCELD_ARM64_PACKAGES (the set's .debs, space-separated) and
+# ACCELD_ARM64_PREVIOUS (a .deb), else built with ARCH=arm64 build-deb.sh
+# and previous-release.sh;
 # ACCELD_ARM64_FOREIGN, an amd64 package the guest's dpkg must refuse (else
 # the previous release's, from previous-release.sh).
 # ACCELD_ARM64_BENCH=1 runs scripts/boot/arm64-bench.sh in the same guest
@@ -24,16 +26,20 @@ started=$(date +%s)
 bench=${ACCELD_ARM64_BENCH:-}
 
 # Build as the caller; debootstrap, chroot, mknod and binfmt_misc need root.
-package=${ACCELD_ARM64_PACKAGE:-}
-[ -n "$package" ] || package=$(ARCH=arm64 ./scripts/package-deb.sh)
+packages=${ACCELD_ARM64_PACKAGES:-}
+[ -n "$packages" ] || packages=$(ARCH=arm64 ./scripts/build-deb.sh | tr '\n' ' ')
 previous=${ACCELD_ARM64_PREVIOUS:-}
 [ -n "$bench" ] || [ -n "$previous" ] || previous=$(ARCH=arm64 ./scripts/previous-release.sh)
 foreign=${ACCELD_ARM64_FOREIGN:-$(ARCH= ./scripts/previous-release.sh)}
 bench_bin=${ACCELD_ARM64_BENCH_BIN:-$(ls .build-arm64/release/accel-bench .build-arm64/*/release/accel-bench .build-arm64/*/*/release/accel-bench 2>/dev/null | head -1 || true)}
-for deb in "$package" ${previous:+"$previous"}; do
-    [ -s "$deb" ] || { echo "arm64-boot-test: no package at '$deb': build it with ARCH=arm64 ./scripts/package-deb.sh, or set ACCELD_ARM64_PACKAGE / ACCELD_ARM64_PREVIOUS" >&2; exit 1; }
-    [ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || { echo "arm64-boot-test: $deb is a $(dpkg-deb -f "$deb" Architecture) package, not arm64" >&2; exit 1; }
+for deb in $packages ${previous:+"$previous"}; do
+    [ -s "$deb" ] || { echo "arm64-boot-test: no package at '$deb': build them with ARCH=arm64 ./scripts/build-deb.sh, or set ACCELD_ARM64_PACKAGES / ACCELD_ARM64_PREVIOUS" >&2; exit 1; }
+    case $(dpkg-deb -f "$deb" Architecture) in
+        arm64|all) ;;
+        *) echo "arm64-boot-test: $deb is a $(dpkg-deb -f "$deb" Architecture) package, not arm64" >&2; exit 1 ;;
+    esac
 done
+echo "$packages" | grep -qE '(^| |/)acceld_[^ /]*_arm64\.deb( |$)' || { echo "arm64-boot-test: no acceld_*_arm64.deb among the packages: $packages" >&2; exit 1; }
 if [ -n "$bench" ] && [ ! -x "$bench_bin" ]; then
     echo "arm64-boot-test: the bench needs the arm64 accel-bench: cross-build it (scripts/cross-arm64.sh) or set ACCELD_ARM64_BENCH_BIN" >&2; exit 1
 fi
@@ -45,10 +51,10 @@ phase() {
     phases="${phases:-}${phases:+, }$1 $seconds s"; mark=$(date +%s)
 }
 mark=$started
-[ -n "${ACCELD_ARM64_PACKAGE:-}" ] && [ -n "${ACCELD_ARM64_PREVIOUS:-}${bench}" ] || phase packages
+[ -n "${ACCELD_ARM64_PACKAGES:-}" ] && [ -n "${ACCELD_ARM64_PREVIOUS:-}${bench}" ] || phase packages
 if [ "$(id -u)" -ne 0 ]; then
     echo "arm64-boot-test: debootstrap, chroot and mkfs need root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" ACCELD_ARM64_PACKAGE="$(realpath "$package")" ACCELD_ARM64_PREVIOUS="${previous:+$(realpath "$previous")}" \
+    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" ACCELD_ARM64_PACKAGES="$(realpath $packages | tr '\n' ' ')" ACCELD_ARM64_PREVIOUS="${previous:+$(realpath "$previous")}" \
         ACCELD_ARM64_FOREIGN="$(realpath "$foreign")" \
         ACCELD_ARM64_BENCH="$bench" ACCELD_ARM64_BENCH_BIN="${bench_bin:+$(realpath "$bench_bin")}" \
         ACCELD_ARM64_BENCH_PIPELINE="${ACCELD_ARM64_BENCH_PIPELINE:-}" ACCELD_ARM64_BENCH_SECONDS="${ACCELD_ARM64_BENCH_SECONDS:-}" "$0"
@@ -107,7 +113,12 @@ guest_image "$tree" "$boot/system.img" acceld-arm64-boot-test ttyAMA0 "$guest_sc
 # 6. The payload, a tar on the second disk.
 payload=$boot/payload
 rm -rf "$payload" && mkdir -p "$payload/previous"
-cp "$package" scripts/boot/arm64-checks.sh scripts/boot/arm64-bench.sh scripts/boot/arm64-lib.sh scripts/boot/package-checks.sh \
+# Of the packages, those the guest installs: the gateway's and the proxy's
+# would only lengthen the payload (the amd64 boot test installs them).
+for deb in $packages; do
+    case $(basename "$deb") in acceld_*|python3-acceld_*) cp "$deb" "$payload/" ;; esac
+done
+cp scripts/boot/arm64-checks.sh scripts/boot/arm64-bench.sh scripts/boot/arm64-lib.sh scripts/boot/package-checks.sh \
     scripts/boot/reconnect-client.py scripts/kernel/guest-lib.sh "$payload/"
 [ -z "$previous" ] || cp "$previous" "$payload/previous/"
 # An amd64 package, which dpkg must refuse here: the previous release's,

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The arm64 stage of the test command: make arm64 (the cross-build), make
-# deb ARCH=arm64, then on the package: lintian (no error, no warning), the
-# versions in Depends against what the binaries need and what bookworm
-# has, and dpkg refusing it on this machine whole, before any maintainer
-# script. Then the arm64 boot test (scripts/arm64-boot-test.sh) unless
+# deb ARCH=arm64 (dpkg-buildpackage -aarm64), then on the packages: lintian
+# (no error, no warning), the versions dpkg-shlibdeps put in Depends against
+# what the binaries need and what bookworm has, and dpkg refusing acceld's
+# on this machine whole, before any maintainer script. Then the arm64 boot test (scripts/arm64-boot-test.sh) unless
 # ACCELD_ARM64_BOOT=0. Prints a line per check; fails on the first that fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,27 +42,43 @@ if [ "${ACCELD_ARM64_BOOT:-1}" != 0 ]; then
     previous_pid=$!
 fi
 ./scripts/build-release.sh  # the man pages and completions come from the native build
-package=$(ARCH=arm64 ./scripts/package-deb.sh)
+packages=$(ARCH=arm64 ./scripts/build-deb.sh)
+read -r -d '' -a debs < <(printf '%s\n' $packages) || true
+package=$(printf '%s\n' "${debs[@]}" | grep '/acceld_[^/]*_arm64\.deb$') || fail "make deb ARCH=arm64 made no acceld_*_arm64.deb: $packages"
 
 mkdir -p .build-deb
 set +e
-lintian --fail-on error,warning --display-level ">=warning" "$package" > .build-deb/lintian-arm64.log 2>&1
+lintian --fail-on error,warning --display-level ">=warning" "${debs[@]}" > .build-deb/lintian-arm64.log 2>&1
 status=$?
 set -e
 grep -v "running with root privileges" .build-deb/lintian-arm64.log >&2 || true
-[ "$status" -eq 0 ] || fail "lintian found errors or warnings in $package (above)"
-pass "lintian: 0 errors, 0 warnings on $(basename "$package")"
+[ "$status" -eq 0 ] || fail "lintian found errors or warnings in $packages (above)"
+for deb in "${debs[@]}"; do pass "lintian: 0 errors, 0 warnings on $(basename "$deb")"; done
 
-# What bookworm (Raspberry Pi OS 12) has: libc6 2.36, libstdc++6 12.
-depends=$(dpkg-deb -f "$package" Depends)
-needed=$(aarch64-linux-gnu-objdump -T .build-arm64/release/acceld .build-arm64/release/accelctl .build-arm64/release/acceld-gateway .build-arm64/release/acceld-sensorproxy \
-    | newest_version GLIBC)
-declared=$(echo "$depends" | sed -nE 's/.*libc6 \(>= ([0-9.]+)\).*/\1/p')
-[ "$declared" = "$needed" ] || fail "Depends says libc6 (>= ${declared:-nothing}), the binaries need GLIBC_$needed"
-[ "$(printf '%s\n' "$declared" 2.36 | sort -V | tail -1)" = 2.36 ] || fail "the binaries need glibc $declared, newer than bookworm's 2.36"
-echo "$depends" | grep -q 'libstdc++6 (>= 12)' || fail "Depends should say libstdc++6 (>= 12) (GLIBCXX_3.4.30): $depends"
-pass "Depends: libc6 (>= $declared), libstdc++6 (>= 12): what the binaries need, and bookworm has (glibc 2.36, GCC 12)"
-echo "$depends" | grep -q 'libsystemd0' || fail "Depends should name libsystemd0 (acceld-sensorproxy's sd-bus): $depends"
+# What dpkg-shlibdeps declared, per package: libc6 at least the newest
+# GLIBC_ symbol version its binaries use (else apt would install them where
+# they cannot start), and every library version it names had by bookworm
+# (Raspberry Pi OS 12): the very packages the binaries were linked against,
+# kept by the cross-build in .build-arm64/shlibs.
+for deb in "${debs[@]}"; do
+    [ "$(dpkg-deb -f "$deb" Architecture)" = arm64 ] || continue
+    depends=$(dpkg-deb -f "$deb" Depends)
+    binaries=$(dpkg-deb -c "$deb" | awk '$6 ~ /^\.\/usr\/bin\/./ { sub("./usr/bin/", "", $6); print ".build-arm64/release/" $6 }')
+    needed=$(aarch64-linux-gnu-objdump -T $binaries | newest_version GLIBC)
+    declared=$(echo "$depends" | sed -nE 's/.*libc6 \(>= ([0-9.]+)\).*/\1/p')
+    [ -n "$declared" ] && dpkg --compare-versions "$declared" ge "$needed" ||
+        fail "$(basename "$deb"): Depends says libc6 (>= ${declared:-nothing}), its binaries need GLIBC_$needed"
+    for dependency in $(echo "$depends" | tr ',' '\n' | sed -nE 's/^ *([a-z0-9.+-]+) \(>= ([^)]+)\).*/\1=\2/p'); do
+        library=${dependency%%=*} version=${dependency#*=}
+        [ -d ".build-arm64/shlibs/$library" ] || continue  # systemd, udev, kmod, acceld: not libraries
+        have=$(sed -n 's/^Version: //p' ".build-arm64/shlibs/$library/DEBIAN/control")
+        dpkg --compare-versions "$have" ge "$version" ||
+            fail "$(basename "$deb"): Depends says $library (>= $version), bookworm has $have"
+    done
+    pass "$(basename "$deb"): Depends (dpkg-shlibdeps) asks libc6 (>= $declared) for GLIBC_$needed, and bookworm has every library version it names: $depends"
+done
+depends=$(dpkg-deb -f "$(printf '%s\n' "${debs[@]}" | grep '/acceld-sensorproxy_')" Depends)
+echo "$depends" | grep -q 'libsystemd0' || fail "acceld-sensorproxy's Depends should name libsystemd0 (its sd-bus): $depends"
 
 # The wrong architecture: dpkg refuses the archive before unpacking it,
 # so no maintainer script runs at all. Asked of a dpkg database of its own,
@@ -110,5 +126,5 @@ else
     cat .build-arm64/previous-release.log >&2
     [ "$status" -eq 0 ] || fail "the previous release's arm64 package could not be made (exit $status; above)"
     echo "arm64-test: the previous release's arm64 package, made meanwhile, was ready $(( $(date +%s) - waited )) s later" >&2
-    ACCELD_ARM64_PACKAGE=$package ACCELD_ARM64_PREVIOUS=$(tail -1 .build-arm64/previous-release.path) ./scripts/arm64-boot-test.sh
+    ACCELD_ARM64_PACKAGES="${debs[*]}" ACCELD_ARM64_PREVIOUS=$(tail -1 .build-arm64/previous-release.path) ./scripts/arm64-boot-test.sh
 fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The boot test: the acceld Debian package installed and run under a real
+# The boot test: the acceld Debian packages installed and run under a real
 # systemd. Builds a minimal Debian userland with debootstrap (cached in
 # .build-boot/ per release and package list), boots it under QEMU with the
 # Debian kernel of the kernel-in-the-loop stage, and runs
@@ -14,16 +14,17 @@ source scripts/setup.sh qemu-system-x86 busybox-static cpio kmod xz-utils deboot
 started=$(date +%s)
 
 # Build as the caller; debootstrap, mknod and reading the tree need root.
-package=${ACCELD_BOOT_PACKAGE:-}
-if [ -z "$package" ]; then
+# ACCELD_BOOT_PACKAGES: the packages (paths, space-separated), else made here.
+packages=${ACCELD_BOOT_PACKAGES:-}
+if [ -z "$packages" ]; then
     ./scripts/build-release.sh
-    package=$(./scripts/package-deb.sh)
+    packages=$(./scripts/build-deb.sh | tr '\n' ' ')
 fi
 # The previous release's package, for the upgrade checks (cached).
 previous=${ACCELD_BOOT_PREVIOUS:-$(./scripts/previous-release.sh)}
 if [ "$(id -u)" -ne 0 ]; then
     echo "boot-test: debootstrap and mkfs need root: going on through sudo" >&2
-    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" ACCELD_BOOT_PACKAGE="$package" ACCELD_BOOT_PREVIOUS="$previous" "$0"
+    exec sudo env PATH="$PATH" ACCELD_CACHE="${ACCELD_CACHE:-}" ACCELD_TEST_CACHE="${ACCELD_TEST_CACHE:-}" ACCELD_NO_CACHE_DIR="${ACCELD_NO_CACHE_DIR:-}" ACCELD_BOOT_PACKAGES="$packages" ACCELD_BOOT_PREVIOUS="$previous" "$0"
 fi
 
 source scripts/kernel/qemu-host.sh  # sets $cache, $kernel_dir and $modules
@@ -55,11 +56,11 @@ echo "blacklist i2c_piix4" > "$tree/etc/modprobe.d/boot-test.conf"
 rm -f "$tree/var/lib/man-db/auto-update"
 guest_image "$tree" "$boot/system.img" acceld-boot-test ttyS0 boot-checks.sh
 
-# 3. The payload, a tar on the second disk: the package, the checks, and
+# 3. The payload, a tar on the second disk: the packages, the checks, and
 # in src/ what make install reads (binaries stripped to save space).
 payload=$boot/payload
 rm -rf "$payload" && mkdir -p "$payload/src/.build-static/release" "$payload/src/scripts" "$payload/previous"
-cp "$package" scripts/boot/boot-checks.sh scripts/boot/package-checks.sh scripts/boot/reconnect-client.py scripts/kernel/guest-lib.sh "$payload/"
+cp $packages scripts/boot/boot-checks.sh scripts/boot/package-checks.sh scripts/boot/reconnect-client.py scripts/kernel/guest-lib.sh "$payload/"
 cp "$previous" "$payload/previous/"
 cp -r systemd Config Web docs README.md CHANGELOG.md Examples "$payload/src/"
 mkdir -p "$payload/src/clients/python"

@@ -172,6 +172,19 @@ for product in "${products[@]}"; do
     [ "$status" -eq 0 ] || fail "building $product for aarch64 failed (exit $status; the compiler's errors are above)"
 done
 ln -sfn build/aarch64-unknown-linux-gnu/release "$source_tree/.build-arm64/release"
+# The library packages of the sysroot whole (files, and DEBIAN/ with their
+# symbols and shlibs files, which dpkg-deb -x leaves out), for
+# dpkg-shlibdeps when make deb ARCH=arm64 computes Depends on this machine
+# (scripts/build-deb.sh): the very packages the binaries were linked against.
+shlibs=$source_tree/.build-arm64/shlibs
+if [ "$(cat "$shlibs/.stamp" 2>/dev/null)" != "$(cat "$cache/sysroot.stamp")" ]; then
+    rm -rf "$shlibs" && mkdir -p "$shlibs"
+    for deb in "$cache"/debs/bookworm/*.deb; do
+        dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qE '^\./(shlibs|symbols)$' || continue
+        dpkg-deb -R "$deb" "$shlibs/$(dpkg-deb -f "$deb" Package)"
+    done
+    cp "$cache/sysroot.stamp" "$shlibs/.stamp"
+fi
 binary=$source_tree/.build-arm64/release/acceld
 file=$(aarch64-linux-gnu-readelf -h "$binary" | sed -n 's/^ *Machine: *//p')
 [ "$file" = AArch64 ] || fail "$binary is for '$file', not AArch64"

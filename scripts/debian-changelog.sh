@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Prints CHANGELOG.md in Debian's changelog format, newest first, for the
-# package's /usr/share/doc/acceld/changelog.gz (scripts/package-deb.sh).
+# packages' debian/changelog (scripts/build-deb.sh writes it there before
+# dpkg-buildpackage, which installs it as each one's changelog.gz).
 # Usage: scripts/debian-changelog.sh VERSION "MAINTAINER <EMAIL>"
 # CHANGELOG.md's entries are "## VERSION (YYYY-MM-DD)" then "- " items, an
 # item on one line. A VERSION with "+dirty" (a build from uncommitted

@@ -6,7 +6,7 @@
 # arm64 package installs offline; acceld, socket-activated, reads the chip
 # emulator's LIS302DL; the watchdog brings back a stopped daemon; accelctl
 # probe finds the chips; the upgrade from the previous release; dpkg
-# refusing an amd64 package. Payload in /payload: the package, previous/
+# refusing an amd64 package. Payload in /payload: the packages, previous/
 # (the previous release's package), foreign/ (an amd64 package), this script, arm64-lib.sh, guest-lib.sh. Last line: "BOOT-CHECKS: N passed, M failed".
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 . /payload/guest-lib.sh
@@ -24,10 +24,11 @@ check "dpkg refuses the amd64 package on arm64 before unpacking it: nothing of a
     sh -c '[ '$status' != 0 ] && echo "$0" | grep -q "package architecture (amd64) does not match system (arm64)" &&
            ! dpkg-query -W -f="\${Status}" acceld 2>/dev/null | grep -q . && [ ! -e /usr/bin/acceld ]' "$out"
 
-# 1. The package, as a board's owner installs it.
-out=$(apt-get install -y /payload/acceld_*_arm64.deb 2>&1); status=$?
-echo "$out" | grep -E "^(Setting up acceld|acceld:|E:)"
-check "apt-get install ./acceld_*_arm64.deb succeeds offline on $(uname -m) (dpkg: $(dpkg --print-architecture))" \
+# 1. The package, as a board's owner installs it, with the Python client
+# (the gateway and the sensor proxy are the amd64 boot test's).
+out=$(apt-get install -y /payload/acceld_*_arm64.deb /payload/python3-acceld_*_all.deb 2>&1); status=$?
+echo "$out" | grep -E "^(Setting up (acceld|python3-acceld)|acceld:|E:)"
+check "apt-get install ./acceld_*_arm64.deb ./python3-acceld_*_all.deb succeeds offline on $(uname -m) (dpkg: $(dpkg --print-architecture))" \
     sh -c '[ '$status' = 0 ] && [ "$(uname -m)" = aarch64 ] && [ "$(dpkg --print-architecture)" = arm64 ]'
 
 # 2. The chip emulator's LIS302DL at 0x1c, where the configuration expects

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs inside the booted Debian guest, under its real systemd, as the
 # oneshot acceld-boot-test.service (scripts/boot-test.sh builds the guest).
-# Installs the acceld package the way a Pi owner would, then checks socket
+# Installs the acceld package the way a Pi owner would (alone, then the
+# gateway, the sensor proxy and the Python client beside it), then checks socket
 # activation, notify readiness, the service user, udev, the device sandbox,
 # the watchdog, stop and removal; then make install and uninstall from the
 # source tree; then the upgrade from the previous release's package. The
-# payload (the package, this script, guest-lib.sh, in previous/ the previous
+# payload (the packages, this script, guest-lib.sh, in previous/ the previous
 # release's package, and in src/ what make install reads) is in /payload. Last line: "BOOT-CHECKS: N passed, M failed".
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 I2CSET=/usr/sbin/i2cset
@@ -41,10 +42,12 @@ powered_down() { [ $(( $(ctrl_reg1) & 0x40 )) -eq 0 ]; }
 
 echo "systemd $(systemctl --version | head -1 | cut -d' ' -f2), kernel $(uname -r)"
 
-# 1. The package, as a Pi owner installs it.
+# 1. The package, as a Pi owner installs it: the daemon alone, which needs
+# none of the others.
 out=$(apt-get install -y /payload/acceld_*.deb 2>&1); status=$?
 echo "$out" | grep -E "^(Setting up|acceld:|E:)" 
-check "apt-get install ./acceld_*.deb succeeds offline (dependencies from the base system)" [ $status = 0 ]
+check "apt-get install ./acceld_*.deb succeeds offline (dependencies from the base system), alone" \
+    sh -c '[ '$status' = 0 ] && ! dpkg -l acceld-gateway acceld-sensorproxy python3-acceld 2>/dev/null | grep -q "^ii"'
 id acceld
 check "sysusers created the system user acceld, in group i2c" \
     sh -c '[ $(id -u acceld) -lt 1000 ] && id -nG acceld | grep -qw i2c'
@@ -61,6 +64,12 @@ out=$(bash -c 'source /usr/share/bash-completion/completions/accelctl
 check "bash completes accelctl's --streams with the stream names" contains "$out" "frames orientation shake freefall movement device status tap events"
 check "zsh and fish completions are where those shells look" \
     [ -s /usr/share/zsh/vendor-completions/_accelctl -a -s /usr/share/fish/vendor_completions.d/acceld.fish ]
+# The others, beside it: the gateway and the proxy depend on acceld, the
+# Python client only recommends it.
+out=$(apt-get install -y /payload/acceld-gateway_*.deb /payload/acceld-sensorproxy_*.deb /payload/python3-acceld_*.deb 2>&1); status=$?
+echo "$out" | grep -E "^(Setting up|acceld|E:)"
+check "apt-get install of acceld-gateway, acceld-sensorproxy and python3-acceld beside it succeeds offline; acceld.socket stays enabled and listening" \
+    sh -c '[ '$status' = 0 ] && [ "$(systemctl is-enabled acceld.socket)" = enabled ] && systemctl -q is-active acceld.socket'
 
 # 2. Two adapters: QEMU's PIIX4 SMBus (i2c-0, blacklisted at boot so that
 # its number is fixed) and the stub chip (i2c-1, the Pi's bus number, so the
@@ -92,8 +101,8 @@ check "the daemon runs as acceld (uid, gid) with i2c as a supplementary group" s
 out=$(frames); echo "$out" | head -1
 check "clients get the stub's registers in g (56/-56/-128 digits: 1.008/-1.008/-2.304 g)" contains "$out" '"acc":\[1.0080,-1.0080,-2.3040\]'
 python_client_check
-check "the examples are in /usr/share/doc/acceld/examples, in Python and Swift" \
-    [ -s /usr/share/doc/acceld/examples/python/bubble_level.py -a -s /usr/share/doc/acceld/examples/swift/BubbleLevel.swift ]
+check "the examples are where their users look: Swift in /usr/share/doc/acceld/examples, Python in /usr/share/doc/python3-acceld/examples" \
+    [ -s /usr/share/doc/python3-acceld/examples/bubble_level.py -a -s /usr/share/doc/acceld/examples/swift/BubbleLevel.swift ]
 
 # 4. The sandbox: DevicePolicy=closed lets the service open /dev/i2c-1 and
 # nothing else. Outside the unit, user acceld can open /dev/i2c-0 (group
@@ -243,20 +252,23 @@ systemctl stop acceld-sensorproxy.service
 # The later checks expect the stub's first sample.
 set_burst_sample 0x38 0xc8 0x80
 
-# 9. Removal: the service goes, the user and the calibration stay.
+# 9. Removal: the service goes, the user and the calibration stay; the
+# gateway and the proxy, which depend on acceld, go with it.
 out=$(apt-get remove -y acceld 2>&1); status=$?
 echo "$out" | grep -E "^(Removing|E:)"
 check "apt-get remove stops the service and the socket, and removes the units" \
     sh -c '[ '$status' = 0 ] && ! systemctl -q is-active acceld.socket && ! systemctl -q is-active acceld.service && [ ! -e /usr/lib/systemd/system/acceld.service ]'
+check "apt-get remove acceld removes acceld-gateway and acceld-sensorproxy with it (their Depends), and keeps python3-acceld" \
+    sh -c '! dpkg -l acceld-gateway acceld-sensorproxy 2>/dev/null | grep -q "^ii" && [ ! -e /usr/lib/systemd/system/acceld-gateway.service ] && dpkg -l python3-acceld | grep -q "^ii"'
 check "after remove the chip is powered down" powered_down
 check "after remove the acceld user and the calibration in /var/lib/acceld stay" \
     sh -c 'id acceld >/dev/null && [ -s /var/lib/acceld/calibration.json ]'
 
 # 10. Purge, then make install from the source tree on the live system
 # (PREFIX=/usr/local, what `sudo make install` runs), and make uninstall.
-apt-get purge -y acceld >/dev/null 2>&1
+apt-get purge -y acceld acceld-gateway acceld-sensorproxy python3-acceld >/dev/null 2>&1
 check "apt-get purge removes the configuration and the calibration" [ ! -e /etc/acceld -a ! -e /var/lib/acceld ]
-check "nothing of the Python client is left after purge (its __pycache__ neither)" [ ! -e /usr/lib/python3/dist-packages/acceld ]
+check "nothing of the Python client is left after purging python3-acceld (its __pycache__ neither)" [ ! -e /usr/lib/python3/dist-packages/acceld ]
 userdel acceld; groupdel i2c
 cd /payload/src
 out=$(PREFIX=/usr/local ./scripts/install.sh install 2>&1); status=$?; echo "$out"
