@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh qemu-system-arm qemu-user-static binfmt-support gcc-aarch64-linux-gnu make \
-    cpio kmod mmdebstrap e2fsprogs binutils
+    cpio kmod mmdebstrap e2fsprogs binutils binutils-aarch64-linux-gnu dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject bash-completion
 started=$(date +%s)
 bench=${ACCELD_ARM64_BENCH:-}
 

@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 # Also what the cross-build and the boot test install: they run side by
 # side below, and two apt-get installs at once would fight over dpkg's lock.
 source scripts/setup.sh lintian binutils-aarch64-linux-gnu mmdebstrap qemu-user-static binfmt-support kmod \
-    qemu-system-arm gcc-aarch64-linux-gnu make cpio e2fsprogs binutils
+    qemu-system-arm gcc-aarch64-linux-gnu make cpio e2fsprogs binutils \
+    dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject bash-completion
 source scripts/debian-lib.sh  # $mirror, newest_version
 started=$(date +%s)
 fail() { echo "arm64-test: FAIL: $*" >&2; exit 1; }

@@ -10,7 +10,8 @@
 # never reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh qemu-system-x86 busybox-static cpio kmod xz-utils debootstrap e2fsprogs binutils
+source scripts/setup.sh qemu-system-x86 busybox-static cpio kmod xz-utils debootstrap e2fsprogs binutils \
+    dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject bash-completion
 started=$(date +%s)
 
 # Build as the caller; debootstrap, mknod and reading the tree need root.

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# make install / make uninstall (and the Debian package's file tree).
+# make install / make uninstall. (The Debian packages are debian/'s, built
+# by dpkg-buildpackage: scripts/build-deb.sh.)
 # Usage: scripts/install.sh install|uninstall
 # Honours PREFIX (default /usr/local), DESTDIR, SYSCONFDIR (default /etc) and
 # STRIP=1 (strip the binaries, as a package does; STRIP=PROGRAM strips with
 # that one, aarch64-linux-gnu-strip for another architecture's) and
 # BINARIES (the folder of the binaries: .build-static/release, or
-# .build-arm64/release for the arm64 package). Installs the binaries built
+# .build-arm64/release for a staged arm64 tree). Installs the binaries built
 # by `make` (scripts/build-release.sh); it never builds, so `sudo make
 # install` does not leave root-owned build files behind. The man pages and
 # completions come from .build-static/share whatever the architecture.

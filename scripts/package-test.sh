@@ -16,7 +16,8 @@
 # else built here; ACCELD_PREVIOUS_PACKAGE: the previous release's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh lintian piuparts debootstrap apt-utils
+# make deb's tools (scripts/build-deb.sh) too.
+source scripts/setup.sh lintian piuparts debootstrap apt-utils dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject bash-completion
 started=$(date +%s)
 
 packages=${ACCELD_PACKAGES:-}
