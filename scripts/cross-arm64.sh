@@ -180,7 +180,7 @@ shlibs=$source_tree/.build-arm64/shlibs
 if [ "$(cat "$shlibs/.stamp" 2>/dev/null)" != "$(cat "$cache/sysroot.stamp")" ]; then
     rm -rf "$shlibs" && mkdir -p "$shlibs"
     for deb in "$cache"/debs/bookworm/*.deb; do
-        dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qE '^\./(shlibs|symbols)$' || continue
+        dpkg-deb -I "$deb" symbols >/dev/null 2>&1 || dpkg-deb -I "$deb" shlibs >/dev/null 2>&1 || continue
         dpkg-deb -R "$deb" "$shlibs/$(dpkg-deb -f "$deb" Package)"
     done
     cp "$cache/sysroot.stamp" "$shlibs/.stamp"
