@@ -36,7 +36,14 @@ mkdir -p "$source"
 git archive "$commit" | tar -x -C "$source"
 echo "previous-release: building the package of $commit (a release build)" >&2
 (cd "$source" && ./scripts/build-release.sh) || { echo "previous-release: building $commit failed" >&2; exit 1; }
-built=$(cd "$source" && ./scripts/package-deb.sh) || { echo "previous-release: packaging $commit failed" >&2; exit 1; }
+# That release's own packaging: package-deb.sh up to 0.1.0 (one package),
+# build-deb.sh (dpkg-buildpackage, a set) after; the upgrade checks take
+# its acceld package.
+if [ -x "$source/scripts/build-deb.sh" ]; then
+    built=$(cd "$source" && ./scripts/build-deb.sh | grep '/acceld_[^/]*\.deb$') || { echo "previous-release: packaging $commit failed" >&2; exit 1; }
+else
+    built=$(cd "$source" && ./scripts/package-deb.sh) || { echo "previous-release: packaging $commit failed" >&2; exit 1; }
+fi
 cp "$source/$built" "$entry.partial/"
 rm -rf "$source"
 cache_commit "$(basename "$built")"
