@@ -17,6 +17,7 @@ cd "$(dirname "$0")/.."
 # name | what it proves (--list and the log's "== " line) | what it needs first
 stages=(
     "graph|the module graph: README.md against Package.swift, and no dependency unused|"
+    "harness|the test command's own tools: stage names, JUnit conversion, the inconclusive rule, damaged cache entries|"
     "build|swift build: every product, debug (the tests run these binaries)|"
     "unit|swift test: unit and end-to-end tests on the chip model|build"
     "python|the Python client: pytest against acceld on the chip model, the examples, pip install|build"
@@ -76,6 +77,7 @@ quietly() {
 
 # What each stage runs.
 stage_graph() { python3 scripts/module-graph.py --check; }
+stage_harness() { python3 scripts/harness_test.py -v; }
 stage_build() { quietly '^\[[0-9]+/[0-9]+\]' swift build; }
 stage_unit() {
     # --xunit-output writes XCTest's results there and Swift Testing's
