@@ -82,6 +82,13 @@ class Harness(unittest.TestCase):
         _, results = self.junit("release", "Build complete!\n", status=3)
         self.assertEqual(cases(os.path.join(results, "release.xml")), {"release": "failed"})
 
+    def test_the_fuzz_target_that_crashed_fails_alone(self):
+        log = ("== fuzz-request for 60 s\n== fuzz-trace for 60 s\n== fuzz-config for 60 s\n"
+               "fuzz: fuzz-trace found a crash: the input is in .build-fuzz/crashes/\n")
+        _, results = self.junit("fuzz", log, status=1)
+        self.assertEqual(cases(os.path.join(results, "fuzz.xml")),
+                         {"fuzz-request": "passed", "fuzz-trace": "failed", "fuzz-config": "passed"})
+
     def test_inconclusive_twice_in_a_row_fails_the_stage(self):
         first, _ = self.junit("kernel", GUEST_LOG)
         self.assertEqual(first.returncode, 0, first.stderr)

@@ -105,7 +105,11 @@ build_release_beside_unit() {
     case $wanted in *" release "*) ;; *) return 0 ;; esac
     rm -f "$logs/release-beside.status"
     # Its own process group (setsid), so that a run stopped early stops it.
-    setsid bash -c 'nice -n 10 ./scripts/build-release.sh > "$1" 2>&1 < /dev/null; echo $? > "$2"' \
+    # SwiftPM starts its compilers at priority 0 whatever its own, so the
+    # whole group is reniced while it runs.
+    setsid bash -c './scripts/build-release.sh > "$1" 2>&1 < /dev/null & build=$!
+        while kill -0 $build 2>/dev/null; do renice -n 10 -g $$ > /dev/null 2>&1; sleep 2; done
+        wait $build; echo $? > "$2"' \
         build-release "$logs/release-beside.log" "$logs/release-beside.status" &
     release_pid=$!
     trap 'kill -- "-$release_pid" 2>/dev/null || true' EXIT
