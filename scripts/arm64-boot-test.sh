@@ -101,7 +101,7 @@ modules=$kroot/lib/modules/$version
 for module in i2c-dev $(modinfo -F depends "$emulator" | tr , ' '); do
     modprobe -d "$kroot" -S "$version" --show-depends "$module" | awk '{ print $2 }'
 done | while read -r path; do
-    install -D -m 0644 "$path" "$tree/usr/lib/${path#"$PWD/$kroot/lib/"}"
+    install -D -m 0644 "$path" "$tree/usr/lib/${path#"$kroot/lib/"}"
 done
 install -D -m 0644 "$emulator" "$tree/usr/lib/modules/$version/extra/accel_emu.ko"
 cp "$modules"/modules.order "$modules"/modules.builtin* "$tree/usr/lib/modules/$version/"

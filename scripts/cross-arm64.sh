@@ -11,9 +11,9 @@
 # bookworm has) plus sid's aarch64 Swift runtime, described to SwiftPM as
 # a Swift SDK bundle. docs/INSTALL.md explains the choices.
 #
-# The chroot, the packages and the sysroot are kept in the test cache
-# (scripts/test-cache.sh), the build in .build-arm64/: the first run takes
-# minutes, the next only the build. Output:
+# The chroot, the packages, the sysroot and the build folder are kept in
+# the test cache (scripts/test-cache.sh): the first run takes minutes, the
+# next only what changed. Output:
 # .build-arm64/release/{acceld,accelctl,acceld-gateway,acceld-sensorproxy,...}.
 # Env: ACCELD_ARM64_SOURCE, another source tree to build (the previous
 # release's, for the upgrade checks), and ACCELD_ARM64_PRODUCTS, the
@@ -158,8 +158,19 @@ cp packaging/arm64/glibc-compat.c "$cache/"
 chroot "$chroot" /usr/libexec/swift/bin/clang --target=aarch64-unknown-linux-gnu --sysroot="$sysroot_in_chroot" \
     -O2 -fPIC -Wall -Werror -c /cross/glibc-compat.c -o /cross/glibc-compat.o || fail "packaging/arm64/glibc-compat.c did not compile (above)"
 
-scratch=/src/.build-arm64/build
+# This tree's build is kept in the cache too, per compiler and sysroot: in
+# the chroot the sources are always at /src, so SwiftPM finds the
+# dependencies it built for another clone unchanged and rebuilds only what
+# did change. Another tree (the previous release) builds in its own.
 mkdir -p "$source_tree/.build-arm64"
+if [ -z "${ACCELD_ARM64_SOURCE:-}" ]; then
+    build_key=build-$(echo "$swift_version $sysroot_packages" | sha256sum | cut -c1-12)
+    for old in "$cache"/build-*; do [ ! -d "$old" ] || [ "$old" = "$cache/$build_key" ] || rm -rf "$old"; done
+    [ ! -d "$cache/$build_key" ] || echo "test-cache: the arm64 build folder from the cache ($cache/$build_key; SwiftPM rebuilds what changed)" >&2
+    scratch=/cross/$build_key built_at=$cache/$build_key
+else
+    scratch=/src/.build-arm64/build built_at=build
+fi
 for product in "${products[@]}"; do
     set +e
     chroot "$chroot" env HOME=/root PKG_CONFIG_SYSROOT_DIR="$sysroot_in_chroot" \
@@ -171,7 +182,7 @@ for product in "${products[@]}"; do
     set -e
     [ "$status" -eq 0 ] || fail "building $product for aarch64 failed (exit $status; the compiler's errors are above)"
 done
-ln -sfn build/aarch64-unknown-linux-gnu/release "$source_tree/.build-arm64/release"
+ln -sfn "$built_at/aarch64-unknown-linux-gnu/release" "$source_tree/.build-arm64/release"
 # The library packages of the sysroot whole (files, and DEBIAN/ with their
 # symbols and shlibs files, which dpkg-deb -x leaves out), for
 # dpkg-shlibdeps when make deb ARCH=arm64 computes Depends on this machine

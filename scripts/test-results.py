@@ -111,7 +111,8 @@ def junit(stage, log, status, seconds, results):
     cases = list(cases_from_log(lines))
     if stage == "fuzz":
         targets = [m.group(1) for m in map(FUZZ_TARGET.match, lines) if m]
-        cases += [("libfuzzer", t, "passed" if status == 0 or t != targets[-1] else "failed", t) for t in targets]
+        crashed = " ".join(line for line in lines if line.startswith("fuzz: ") and "found a crash" in line)
+        cases += [("libfuzzer", t, "failed" if t in crashed.split() else "passed", t) for t in targets]
     native = native_results(results, stage)
     if not cases and native and status == 0:
         pass  # the runner's own XML says it all

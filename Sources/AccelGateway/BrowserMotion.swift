@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelProtocol
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not all of Foundation: ICU's data would triple the static binary
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A frame in the shape of the W3C DeviceMotionEvent and
 /// DeviceOrientationEvent, so that a page written for a phone runs on the

@@ -2,7 +2,15 @@
 import AccelConfiguration
 import AccelProtocol
 import CMosquitto
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not all of Foundation: ICU's data would triple the static binary
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import Synchronization
 
@@ -124,7 +132,7 @@ public final class MQTTPublisher: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(1)
         while Date() < deadline, state.withLock({ $0.connected && $0.held > 0 }) {
             sender.sync {}
-            Thread.sleep(forTimeInterval: 0.01)
+            usleep(10_000)
         }
         mosquitto_disconnect(handle)
         mosquitto_loop_stop(handle, false)

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not all of Foundation: ICU's data would triple the static binary
+#else
 import Foundation
+#endif
 
 /// The live page's files, read once at start: every asset is served from
 /// memory (no CDN, no disk access per request), and a path is only ever
@@ -24,7 +28,7 @@ public struct WebAssets: Sendable {
         var files: [String: Asset] = [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where !name.hasPrefix(".") {
-            guard let type = WebAssets.types[(name as NSString).pathExtension],
+            guard let dot = name.lastIndex(of: "."), let type = WebAssets.types[String(name[name.index(after: dot)...])],
                   let data = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
             files["/" + name] = Asset(bytes: Array(data), contentType: type)
         }

@@ -3,7 +3,14 @@ import AccelConfiguration
 import AccelGateway
 import ArgumentParser
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not all of Foundation: ICU's data would triple the static binary
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 
 /// acceld-gateway: the network faces of acceld (docs/GATEWAY.md).
@@ -124,7 +131,7 @@ struct GatewayCommand: ParsableCommand {
             source.setEventHandler {
                 notifier.notify("STOPPING=1")
                 gateway.stop()
-                Foundation.exit(0)
+                Glibc.exit(0)
             }
             source.resume()
             sources.append(source)
@@ -142,8 +149,9 @@ struct GatewayCommand: ParsableCommand {
     }
 
     private func fail(_ message: String, code: Int32) -> Never {
-        FileHandle.standardError.write(Data("acceld-gateway: \(message)\n".utf8))
-        Foundation.exit(code)
+        var line = "acceld-gateway: \(message)\n"
+        line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+        Glibc.exit(code)
     }
 }
 

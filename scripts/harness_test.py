@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The test command's own tools, tested (scripts/test.sh's harness stage):
+stage names and their errors, the JUnit conversion and the closing table,
+the rule on checks inconclusive twice, and the cache's handling of
+entries a killed run left half-made or damaged."""
+import os
+import subprocess
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = [os.path.join(ROOT, "scripts", "test-results.py")]
+
+GUEST_LOG = """\
+CHECK PASS: probe finds the LIS302DL at 0x1c
+CHECK FAIL: dump matches i2cdump (0x20 differs)
+CHECK INCONCLUSIVE: phase lock at 400 Hz, clock 3 % off (late 4 times)
+arm64-test: PASS: lintian: 0 errors, 0 warnings on acceld_0.2.0_arm64.deb
+test_page_loads (test_gateway.Browser.test_page_loads) ... ok
+test_scrape (test_gateway.Prometheus.test_scrape)
+The scrape has every counter ... FAIL
+test_tls (test_gateway.MQTT.test_tls) ... skipped 'no openssl'
+"""
+
+
+def cases(path):
+    out = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        verdict = ("failed" if case.find("failure") is not None else
+                   "skipped" if case.find("skipped") is not None else "passed")
+        out[case.get("name")] = verdict
+    return out
+
+
+class Harness(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="acceld-harness-")
+        self.env = dict(os.environ, ACCELD_TEST_STATE=os.path.join(self.dir, "state"))
+
+    def tearDown(self):
+        subprocess.run(["rm", "-rf", self.dir], check=True)
+
+    def junit(self, stage, log, status=0):
+        path = os.path.join(self.dir, f"{stage}.log")
+        with open(path, "w") as f:
+            f.write(log)
+        results = os.path.join(self.dir, "results")
+        os.makedirs(results, exist_ok=True)
+        return subprocess.run(["python3", *RESULTS, "junit", stage, path, str(status), "7", results],
+                              env=self.env, capture_output=True, text=True), results
+
+    def test_stage_list_and_an_unknown_stage(self):
+        listed = subprocess.run([os.path.join(ROOT, "scripts", "test.sh"), "--list"], capture_output=True, text=True)
+        self.assertEqual(listed.returncode, 0)
+        names = [line.split()[0] for line in listed.stdout.splitlines()[1:]]
+        self.assertEqual(names, ["graph", "harness", "build", "unit", "python", "sensorproxy", "gateway",
+                                 "fuzz", "release", "kernel", "package", "boot", "arm64"])
+        wrong = subprocess.run([os.path.join(ROOT, "scripts", "test.sh"), "unit", "nosuchstage"],
+                               capture_output=True, text=True)
+        self.assertEqual(wrong.returncode, 2)
+        self.assertIn("no stage 'nosuchstage'", wrong.stderr)
+        self.assertIn("kernel ", wrong.stderr)  # the list, to choose from
+        self.assertNotIn("== ", wrong.stderr)  # nothing ran
+
+    def test_check_lines_become_test_cases(self):
+        run, results = self.junit("gateway", GUEST_LOG, status=1)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        found = cases(os.path.join(results, "gateway.xml"))
+        self.assertEqual(found, {
+            "probe finds the LIS302DL at 0x1c": "passed",
+            "dump matches i2cdump": "failed",
+            "phase lock at 400 Hz, clock 3 % off": "skipped",
+            "lintian: 0 errors, 0 warnings on acceld_0.2.0_arm64.deb": "passed",
+            "test_page_loads": "passed",
+            "test_scrape": "failed",
+            "test_tls": "skipped",
+        })
+
+    def test_a_stage_without_check_lines_is_one_case_by_its_exit_status(self):
+        _, results = self.junit("release", "Build complete!\n", status=3)
+        self.assertEqual(cases(os.path.join(results, "release.xml")), {"release": "failed"})
+
+    def test_the_fuzz_target_that_crashed_fails_alone(self):
+        log = ("== fuzz-request for 60 s\n== fuzz-trace for 60 s\n== fuzz-config for 60 s\n"
+               "fuzz: fuzz-trace found a crash: the input is in .build-fuzz/crashes/\n")
+        _, results = self.junit("fuzz", log, status=1)
+        self.assertEqual(cases(os.path.join(results, "fuzz.xml")),
+                         {"fuzz-request": "passed", "fuzz-trace": "failed", "fuzz-config": "passed"})
+
+    def test_inconclusive_twice_in_a_row_fails_the_stage(self):
+        first, _ = self.junit("kernel", GUEST_LOG)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        other, _ = self.junit("kernel", "CHECK INCONCLUSIVE: a 50 ms SIGSTOP (late 2)\n")
+        self.assertEqual(other.returncode, 0, "a different check inconclusive is not the same one twice")
+        again, _ = self.junit("kernel", "CHECK INCONCLUSIVE: a 50 ms SIGSTOP (late 9)\n")
+        self.assertEqual(again.returncode, 1)
+        self.assertIn("'a 50 ms SIGSTOP' was inconclusive in this run and the one before", again.stderr)
+
+    def test_the_table_counts_each_stage_and_ends_with_the_totals(self):
+        self.junit("graph", "module-graph: agree\n")
+        _, results = self.junit("gateway", GUEST_LOG, status=1)
+        table = subprocess.run(["python3", *RESULTS, "table", results, "75"], capture_output=True, text=True)
+        lines = table.stdout.splitlines()
+        self.assertTrue(lines[1].startswith("graph "))
+        self.assertRegex(lines[2], r"^gateway +7 s +3 +2 +2 +FAILED")
+        self.assertEqual(lines[-1], "total: 4 passed, 2 failed, 2 skipped")
+
+    def cache(self, script):
+        prelude = f"set -euo pipefail; ACCELD_CACHE={self.dir}/cache; source {ROOT}/scripts/test-cache.sh; "
+        return subprocess.run(["bash", "-c", prelude + script], capture_output=True, text=True)
+
+    def test_a_damaged_or_half_made_entry_is_made_again(self):
+        make = ('cache_entry thing 1.0 "a b"; if cache_ready f; then echo REUSED; else '
+                'cache_begin; echo data > "$entry.partial/f"; cache_commit f; echo MADE; fi; echo "$entry"')
+        first = self.cache(make)
+        self.assertEqual(first.stdout.split()[0], "MADE", first.stderr)
+        entry = first.stdout.split()[1]
+        self.assertEqual(self.cache(make).stdout.split()[0], "REUSED")
+        with open(os.path.join(entry, "f"), "w") as f:
+            f.write("damaged\n")
+        damaged = self.cache(make)
+        self.assertEqual(damaged.stdout.split()[0], "MADE")
+        self.assertIn("incomplete or damaged", damaged.stderr)
+        # A run killed before its commit leaves a .partial folder and no
+        # entry: the next run makes it, never takes the part as whole.
+        other = self.cache('cache_entry thing 2.0; cache_begin; echo half > "$entry.partial/f"; '
+                           'cache_ready f && echo REUSED || echo MISSING')
+        self.assertEqual(other.stdout.strip(), "MISSING")
+
+    def test_other_inputs_are_another_entry(self):
+        a = self.cache("cache_entry thing 1.0; echo $entry").stdout
+        b = self.cache("cache_entry thing 1.1; echo $entry").stdout
+        self.assertNotEqual(a, b)
+
+
+if __name__ == "__main__":
+    unittest.main()
