@@ -20,7 +20,7 @@ from .messages import (Attitude, Calibration, Configured, Counters, Device, Disc
                        Poll, Reconnected, SelfTest, SelfTestAxis, Shake, Status, Tap, Unknown, Vector,
                        Watch, Zero, parse)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DEFAULT_SOCKET", "EVENT_STREAMS", "STREAMS", "Motion", "Updates", "connect", "default_socket",

@@ -125,3 +125,12 @@ def test_a_six_axis_selftest_carries_the_gyroscope():
     assert msg.gyroscope.range == 2000 and not msg.gyroscope.passed
     assert msg.gyroscope.axes[0].axis == "y" and msg.gyroscope.axes[0].delta == 100.0
     assert acceld.parse({"class": "selftest", "passed": True, "range": 2, "mode": "normal", "axes": []}).gyroscope is None
+
+
+def test_the_client_is_the_daemons_release():
+    """python3-acceld ships beside acceld at one version: the client says the same."""
+    swift = (REPO / "Sources" / "AccelProtocol" / "Version.swift").read_text()
+    daemon = re.search(r'acceldVersion = "([^"]+)"', swift).group(1)
+    pyproject = (REPO / "clients" / "python" / "pyproject.toml").read_text()
+    assert acceld.__version__ == daemon
+    assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == daemon
