@@ -89,14 +89,20 @@ class Harness(unittest.TestCase):
         self.assertEqual(cases(os.path.join(results, "fuzz.xml")),
                          {"fuzz-request": "passed", "fuzz-trace": "failed", "fuzz-config": "passed"})
 
-    def test_inconclusive_twice_in_a_row_fails_the_stage(self):
+    def test_inconclusive_twice_in_a_row_is_said_and_fails_the_stage_when_strict(self):
         first, _ = self.junit("kernel", GUEST_LOG)
         self.assertEqual(first.returncode, 0, first.stderr)
         other, _ = self.junit("kernel", "CHECK INCONCLUSIVE: a 50 ms SIGSTOP (late 2)\n")
         self.assertEqual(other.returncode, 0, "a different check inconclusive is not the same one twice")
+        self.env["ACCELD_TEST_STRICT_INCONCLUSIVE"] = "1"
         again, _ = self.junit("kernel", "CHECK INCONCLUSIVE: a 50 ms SIGSTOP (late 9)\n")
         self.assertEqual(again.returncode, 1)
         self.assertIn("'a 50 ms SIGSTOP' was inconclusive in this run and the one before", again.stderr)
+        # By default it is said, and the stage stands (docs/TESTING.md says why).
+        del self.env["ACCELD_TEST_STRICT_INCONCLUSIVE"]
+        warned, _ = self.junit("kernel", "CHECK INCONCLUSIVE: a 50 ms SIGSTOP (late 3)\n")
+        self.assertEqual(warned.returncode, 0)
+        self.assertIn("WARNING: 'a 50 ms SIGSTOP' was inconclusive in this run and the one before", warned.stderr)
 
     def test_the_table_counts_each_stage_and_ends_with_the_totals(self):
         self.junit("graph", "module-graph: agree\n")

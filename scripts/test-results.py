@@ -5,8 +5,9 @@
   test-results.py junit STAGE LOG STATUS SECONDS RESULTS
       turns the check lines in a stage's log into RESULTS/STAGE.xml (JUnit),
       unless the stage's runner wrote its own (swift test, pytest), and
-      keeps the stage's status and time for the table. Fails when a check
-      was inconclusive in this run and in the run before it.
+      keeps the stage's status and time for the table. Warns when a check
+      was inconclusive in this run and in the run before it, and fails
+      then with ACCELD_TEST_STRICT_INCONCLUSIVE=1.
   test-results.py table RESULTS SECONDS
       one table: each stage run, its time, passed / failed / inconclusive,
       then the totals as "total: N passed, N failed, N skipped".
@@ -127,11 +128,17 @@ def junit(stage, log, status, seconds, results):
         json.dump({"stage": stage, "status": status, "seconds": seconds, "order": order,
                    "cache": f"{cached} reused, {made} made" if cached or made else ""}, f)
     repeated = inconclusive_twice(stage, cases)
+    # Failing the stage for it is the goal, and not yet the default: under
+    # QEMU's TCG the 400 Hz checks were inconclusive in two of three runs on
+    # a quiet host, so CI would fail about half its runs (docs/TESTING.md).
+    strict = os.environ.get("ACCELD_TEST_STRICT_INCONCLUSIVE") == "1"
     for name in repeated:
-        print(f"test-results: {stage}: '{name}' was inconclusive in this run and the one before: "
-              "the host starves the guest every time, so this check proves nothing here; it fails the stage",
+        print(f"test-results: {stage}: WARNING: '{name}' was inconclusive in this run and the one before: "
+              "the host starved the guest both times, so this check proved nothing here; "
+              + ("it fails the stage (ACCELD_TEST_STRICT_INCONCLUSIVE=1)" if strict else
+                 "ACCELD_TEST_STRICT_INCONCLUSIVE=1 makes that fail the stage"),
               file=sys.stderr)
-    return 1 if repeated else 0
+    return 1 if repeated and strict else 0
 
 
 def counts(path):
