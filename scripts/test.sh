@@ -26,9 +26,9 @@ stages=(
     "fuzz|the request, trace and configuration parsers under libFuzzer (${FUZZ_SECONDS:-60} s each)|"
     "release|the static release build (Swift runtime linked in), the man pages and completions, shared by the stages below|"
     "kernel|kernel in the loop: acceld on a real kernel's i2c-dev and the chip emulator, the kernel's drivers as peers (QEMU)|release"
-    "package|the Debian package: lintian, and piuparts in a bookworm chroot with the upgrade from the previous release|release"
-    "boot|the Debian package under a real systemd (debootstrap, QEMU), with the upgrade|release"
-    "arm64|the cross-build with Debian's Swift, the arm64 package and its boot on an emulated Cortex-A53|release"
+    "package|the Debian packages (dpkg-buildpackage): lintian, and piuparts in a bookworm chroot, each alone and together, with the upgrade from the previous release|release"
+    "boot|the Debian packages under a real systemd (debootstrap, QEMU), with the upgrade|release"
+    "arm64|the cross-build with Debian's Swift, the arm64 packages and their boot on an emulated Cortex-A53|release"
 )
 field() { local IFS='|'; read -r -a parts <<< "$1"; echo "${parts[$2]:-}"; }
 stage_names=()
