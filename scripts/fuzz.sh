@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 seconds=${FUZZ_SECONDS:-60}
 export ACCELD_FUZZ=1
+# Swift's own backtracer would take the trap's signal before libFuzzer,
+# which then never writes the input that crashed.
+export SWIFT_BACKTRACE=enable=no
 mkdir -p .build-fuzz/crashes
 targets=(request trace config)
 for target in "${targets[@]}"; do

@@ -278,7 +278,7 @@ public enum Message: Sendable, Equatable {
         } catch {
             throw MessageError(nil, "not JSON: \(String(decoding: line.prefix(80), as: UTF8.self))")
         }
-        guard let object = value.object, let name = object["class"]?.string else {
+        guard let object = value.object, let name = object["class"]?.string, !name.isEmpty else {
             throw MessageError(nil, "not an object with a \"class\"")
         }
         try self.init(MessageFields(object: object, className: name))

@@ -104,6 +104,8 @@ struct ProtocolTypesTests {
         (#"{"class":"shake","t":1,"phase":"wobble","start":0}"#, "unknown phase \"wobble\""),
         (#"{"class":"device","chip":3}"#, "\"chip\" must be a string"),
         (#"[1,2]"#, "not an object with a \"class\""),
+        // Found by fuzz-request: an empty class parsed as a message of no class.
+        (#"{"class":""}"#, "not an object with a \"class\""),
         ("{", "not JSON"),
     ])
     func malformed(_ line: String, _ expected: String) {
