@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The boot test: the acceld Debian packages installed and run under a real
-# systemd. Builds a minimal Debian userland with debootstrap (cached in
-# .build-boot/ per release and package list), boots it under QEMU with the
-# Debian kernel of the kernel-in-the-loop stage, and runs
+# systemd. Builds a minimal Debian userland with debootstrap (kept in the
+# test cache by release and package list, scripts/test-cache.sh), boots it
+# under QEMU with the Debian kernel of the kernel-in-the-loop stage, and runs
 # scripts/boot/boot-checks.sh as a oneshot unit that powers the guest off.
 # Installs what it needs from Debian's packages; builds as the caller and
 # does the rest as root (through sudo). Fails if a check fails or the guest
