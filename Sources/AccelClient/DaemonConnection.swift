@@ -21,7 +21,7 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
     public var description: String {
         switch self {
         case .noDaemon(let path):
-            "acceld is not running: there is no socket at \(path). Start it (sudo systemctl start acceld.socket), or pass the socket's path"
+            "acceld is not running: there is no socket at \(path). Start it (sudo systemctl start acceld.socket), or point the client at the socket acceld was started with: --socket PATH (accelctl) or ACCELD_SOCKET=PATH (any client)"
         case .permission(let path):
             "permission denied on \(path): add yourself to the socket's group (sudo usermod -aG acceld $USER, then log in again)"
         case .refused(let path):

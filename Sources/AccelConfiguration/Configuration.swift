@@ -70,7 +70,8 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
     public let source: String
     public let line: Int
     public let message: String
-    public var description: String { "\(source):\(line): \(message)" }
+    /// "file:line: message", or "file: message" for the file as a whole (line 0).
+    public var description: String { line > 0 ? "\(source):\(line): \(message)" : "\(source): \(message)" }
 }
 
 /// One settable key: where it lives, how to parse it, what it means.
@@ -160,7 +161,7 @@ extension Configuration {
             }, get: { $0.device.iioDevice ?? "auto" }),
             .integer("device", "bus", \.device.bus, within: 0...1023, "I2C bus number, the N in /dev/i2c-N"),
             ConfigKey(section: "device", name: "address", help: "7-bit I2C address in hex", set: { config, text in
-                guard let address = parseAddress(text) else { return "'\(text)' is not a 7-bit hex address; use 0x1c (SDO low) or 0x1d (SDO high)" }
+                guard let address = parseAddress(text) else { return "'\(text)' is not a 7-bit hex address: \(ChipProfile.addressAdvice)" }
                 config.device.address = address
                 return nil
             }, get: { hex($0.device.address) }),
@@ -381,7 +382,7 @@ extension Configuration {
     /// Reads and parses a file.
     public init(contentsOf path: String) throws {
         guard let text = readTextFile(path) else {
-            throw ConfigurationError(source: path, line: 0, message: "cannot read the configuration file: \(systemError())")
+            throw ConfigurationError(source: path, line: 0, message: "cannot read the configuration file (\(systemError())): check the path given to --config, or leave --config out for the defaults")
         }
         try self.init(parsing: text, source: path)
     }

@@ -28,6 +28,7 @@ public struct Replay {
     public func run(onFrame: (Frame) -> Void, onEvent: (MotionEvent) -> Void) throws -> Summary {
         let time = VirtualTime()
         let part = configuration.device.profile ?? .lis302dl
+        try DeviceSource.refuseMissingRotation(motion, part: part)
         let model = ChipModel(profile: part, motion: motion, time: time, location: "chip model (replay of \(motion.name))")
         let driver = try Accelerometer(bus: model, time: time, part: part, mountMatrix: configuration.device.mountMatrix)
         try driver.configure(configuration.device.configuration)

@@ -184,7 +184,7 @@ public final class Daemon: @unchecked Sendable {
             imperfections.gyroscopeOffset = Vector3(0.6, -0.4, 0.3)
             imperfections.gyroscopeNoise = 0.03
             let part = options.configuration.device.profile ?? .lis302dl
-            let motion = try DeviceSource.motion(named: name)
+            let motion = try DeviceSource.motion(named: name, playedBy: part)
             if let notice = DeviceSource.ignoredRotation(motion, part: part) { logger.notice("\(notice)") }
             let model = ChipModel(profile: part, motion: motion, time: time,
                                   imperfections: imperfections, location: "chip model (\(name))")

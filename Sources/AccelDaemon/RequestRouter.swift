@@ -75,7 +75,10 @@ final class RequestRouter: @unchecked Sendable {
         session.latency = latency
         let odr = Double(hub.device.rate)
         session.decimate(for: odr)
-        let reply = WatchReply(streams: streams, rate: odr / Double(session.decimation), fields: fields, latency: latency,
+        // The reply names the fields frames will carry: no rotation rate
+        // from a part without a gyroscope.
+        let served = hub.device.gyroscope == nil ? fields.subtracting(.rotation) : fields
+        let reply = WatchReply(streams: streams, rate: odr / Double(session.decimation), fields: served, latency: latency,
                                orientation: streams.contains(.orientation) ? hub.fanout.orientation : nil)
         session.reply(.watch(reply), endsStreams: ending)
         hub.subscriptionsChanged()

@@ -229,20 +229,6 @@ extension ChipProfile {
         .lis302dl, .lis331dlh, .lis331hh, .h3lis331dl, .lis3dh, .lis2dh12, .lis3dsh, .lsm6dso, .lsm6dsl, .lsm6ds3,
     ]
 
-    /// Every name a person may give, canonical ones first.
-    public static var partNames: [String] { supported.map(\.name) + supported.flatMap(\.aliases) }
-
-    /// "LIS302DL/LIS331DL with 0x3b, LIS331DLH/LIS331HH/H3LIS331DL with 0x32, ...".
-    public static var summary: String {
-        var groups: [(id: UInt8, names: [String])] = []
-        for profile in supported {
-            let names = [profile.name] + profile.aliases
-            if let index = groups.firstIndex(where: { $0.id == profile.whoAmI }) { groups[index].names += names }
-            else { groups.append((profile.whoAmI, names)) }
-        }
-        return groups.map { $0.names.joined(separator: "/") + " with " + hex($0.id) }.joined(separator: ", ")
-    }
-
     /// The profile for a part name or alias, any case.
     public static func named(_ name: String) -> ChipProfile? {
         let wanted = name.uppercased()

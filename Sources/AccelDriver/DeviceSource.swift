@@ -41,6 +41,21 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
         return "\(trace.name) has rotation rates (wx,wy,wz); the \(part.name) has no gyroscope, so they are ignored"
     }
 
+    /// The motion `part` plays: refuses a trace without rotation rates on
+    /// a part with a gyroscope, whose zero rates would pass for a board
+    /// held still (docs/TRACE-FORMAT.md).
+    public static func motion(named name: String, playedBy part: ChipProfile) throws -> any MotionSource {
+        let motion = try motion(named: name)
+        try refuseMissingRotation(motion, part: part)
+        return motion
+    }
+
+    public static func refuseMissingRotation(_ motion: any MotionSource, part: ChipProfile) throws {
+        if part.gyroscope != nil, let trace = motion as? TraceMotion, trace.trace.rotationRates == nil {
+            throw DriverError.traceWithoutRotation(trace: trace.name, part: part.name)
+        }
+    }
+
     /// Opens the bus (or builds the model of `part`, the LIS302DL unless
     /// named) on `time`.
     public func openBus(time: TimeSource, part: ChipProfile? = nil, imperfections: ChipModel.Imperfections = .init()) throws -> RegisterBus {
@@ -48,7 +63,7 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
         case .i2c(let bus, let address, let force, let allowByteReads):
             return try I2CBus(bus: bus, address: address, force: force, allowByteReads: allowByteReads)
         case .simulated(let name):
-            return ChipModel(profile: part ?? .lis302dl, motion: try DeviceSource.motion(named: name), time: time,
+            return ChipModel(profile: part ?? .lis302dl, motion: try DeviceSource.motion(named: name, playedBy: part ?? .lis302dl), time: time,
                              imperfections: imperfections, location: "chip model (\(name))")
         case .iio(let device):
             throw IIOError.registersUnavailable(device: device ?? "the IIO device")

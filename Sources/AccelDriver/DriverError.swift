@@ -17,6 +17,8 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
     case noData(location: String, waitedMilliseconds: Int)
     /// The part has no self-test, or publishes no limits for one.
     case noSelfTest(part: String)
+    /// A trace without rotation rates asked of a part with a gyroscope.
+    case traceWithoutRotation(trace: String, part: String)
 
     public var description: String {
         switch self {
@@ -31,7 +33,7 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
             return "the chip at \(location) answered WHO_AM_I \(hex(found)), but the configured part \(part) answers \(hex(expected)): check the 'part' setting against the chip, or the address (another device may answer there)"
                 + (ChipProfile.candidates(whoAmI: found).isEmpty ? "" : "; \(hex(found)) is " + ChipProfile.candidates(whoAmI: found).map(\.name).joined(separator: " or "))
         case .unknownPart(let name):
-            return "'\(name)' is not a part this acceld drives: choose one of " + ChipProfile.partNames.joined(separator: ", ")
+            return "'\(name)' is not a part this acceld drives: choose one of its table's (\(ChipProfile.partList))"
         case .unsupportedRange(let value, let part, let available):
             return "range ±\(value) g is not available on the \(part): choose one of " + available.map { "±\($0) g" }.joined(separator: ", ")
         case .unsupportedRate(let value, let part, let mode, let available):
@@ -46,6 +48,8 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
             return "the chip at \(location) produced no new sample in \(ms) ms although it is powered up; it may be stuck: power-cycle it"
         case .noSelfTest(let part):
             return "the \(part) has no self-test with published limits (docs/DRIVER.md): check it with 'accelctl calibrate' and the six orientations instead"
+        case .traceWithoutRotation(let trace, let part):
+            return "\(trace) has no rotation rates (its header is t,x,y,z): the \(part)'s gyroscope would read a board that never turns, and the attitude would trust it. Play it on a 3-axis part (--part LIS3DH), or use a trace recorded with rates (t,x,y,z,wx,wy,wz)"
         }
     }
 
@@ -53,7 +57,7 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
         switch self {
         case .unknownChip, .wrongPart: 65             // EX_DATAERR: not the chip expected
         case .ambiguousPart: 78                       // EX_CONFIG: the part must be named
-        case .unknownPart, .unsupportedRange, .unsupportedRate, .unsupportedMode, .noSelfTest: 64  // EX_USAGE
+        case .unknownPart, .unsupportedRange, .unsupportedRate, .unsupportedMode, .noSelfTest, .traceWithoutRotation: 64  // EX_USAGE
         case .configurationMismatch, .bootDidNotFinish, .noData: 74  // EX_IOERR
         }
     }

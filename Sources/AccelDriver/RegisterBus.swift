@@ -55,7 +55,7 @@ public enum BusError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .noSuchBus(let path):
-            return "no I2C bus at \(path): enable I2C on the board (Raspberry Pi: dtparam=i2c_arm=on in config.txt, or raspi-config > Interface Options > I2C), load the i2c-dev module (modprobe i2c-dev), and check the bus number with 'ls /dev/i2c-*'"
+            return "no I2C bus at \(path): enable I2C on the board (Raspberry Pi: dtparam=i2c_arm=on in config.txt, or raspi-config > Interface Options > I2C), load the i2c-dev module (modprobe i2c-dev), and check the bus number with 'ls /dev/i2c-*'. No chip at hand? --simulate runs on the chip model"
         case .permissionDenied(let path):
             return "permission denied opening \(path): add this user to the 'i2c' group (sudo usermod -aG i2c $USER, then log in again), or run as the acceld service user"
         case .notAnAdapter(let path):

@@ -36,6 +36,14 @@ public struct Trace: Sendable, Equatable {
         return gaps[gaps.count / 2]
     }
 
+    /// The part the `# device:` comment names first (`accelctl record`
+    /// writes it), when it is one of the table's.
+    public var recordedPart: ChipProfile? {
+        guard let device = comments.first(where: { $0.hasPrefix("device:") }) else { return nil }
+        let word = device.dropFirst("device:".count).split(whereSeparator: { $0 == " " || $0 == "," }).first
+        return word.flatMap { ChipProfile.named(String($0)) }
+    }
+
     public static let header = "t,x,y,z"
     public static let rotationHeader = "t,x,y,z,wx,wy,wz"
 

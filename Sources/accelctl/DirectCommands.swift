@@ -72,7 +72,10 @@ struct ProbeCommand: ParsableCommand {
         judgeGyroscopes(findings, model: model, time: time)
         let verdict = Probe.verdict(findings, buses: buses) { bus, address in
             let busOption = bus.hasPrefix("/dev/i2c-") ? " --bus \(bus.dropFirst(9))" : " --simulate \(chip.simulate ?? "")"
-            return "accelctl selftest\(busOption) --address \(hex(address))"
+            // The part the model plays, or the one named: the next command
+            // must test the same chip, not identify it again.
+            let part = model.map { " --part \($0.profile.name)" } ?? chip.part.map { " --part \($0)" } ?? ""
+            return "accelctl selftest\(busOption) --address \(hex(address))\(part)"
         }
         // Chips a kernel driver owns answer EBUSY above; IIO shows them.
         let iio = chip.simulate == nil ? Probe.iioAccelerometers() : []

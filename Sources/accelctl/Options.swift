@@ -15,7 +15,7 @@ struct ChipOptions: ParsableArguments {
     @Option(help: "I2C bus number: the N of /dev/i2c-N.")
     var bus: Int = 1
 
-    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c (SDO low) or 0x1d (SDO high) on the LIS302DL, 0x18 or 0x19 on the LIS3DH and LIS331 parts. [default: the part's first, else 0x1c]", valueName: "hex"))
+    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c or 0x1d (SDO low or high) on the LIS302DL, 0x18 or 0x19 on the LIS3DH, LIS2DH12 and LIS331 parts, 0x1e or 0x1d on the LIS3DSH, 0x6a or 0x6b on the LSM6DS parts. [default: the part's first, else 0x1c]", valueName: "hex"))
     var address: String?
 
     @Option(help: ArgumentHelp("The part on the board, which WHO_AM_I cannot always tell (0x32 and 0x33 are shared by parts with different scales); with --simulate, the part the chip model plays. [default: identify by WHO_AM_I; LIS302DL with --simulate]", valueName: "part"),
@@ -54,7 +54,7 @@ struct ChipOptions: ParsableArguments {
 
     func validate() throws {
         if let address, parseAddress(address) == nil {
-            throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
+            throw ValidationError("--address \(address) is not a 7-bit hex address: \(ChipProfile.addressAdvice)")
         }
         if let part, ChipProfile.named(part) == nil { throw ValidationError(DriverError.unknownPart(part).description) }
         for (name, text) in [("--model-offset", modelOffset), ("--model-gain", modelGain), ("--model-gyro-offset", modelGyroOffset),
@@ -88,7 +88,7 @@ struct ChipOptions: ParsableArguments {
     func openBus(time: TimeSource, socket: String) throws -> RegisterBus {
         if let simulate {
             let model = ChipModel(profile: profile ?? .lis302dl,
-                                  motion: simulate == "none" ? MotionScript.rest() : try DeviceSource.motion(named: simulate),
+                                  motion: simulate == "none" ? MotionScript.rest() : try DeviceSource.motion(named: simulate, playedBy: profile ?? .lis302dl),
                                   time: time, imperfections: imperfections, location: location)
             model.present = simulate != "none"
             return model
@@ -123,7 +123,7 @@ struct ChipOptions: ParsableArguments {
 /// acceld's socket: the daemon commands talk to it, the direct ones refuse
 /// to touch the chip while a daemon answers there.
 struct SocketOption: ParsableArguments {
-    @Option(help: ArgumentHelp("acceld's socket.", valueName: "path"))
+    @Option(help: ArgumentHelp("acceld's socket; ACCELD_SOCKET sets the default.", valueName: "path"))
     var socket: String = DaemonConnection.defaultSocket
 
     func connect() throws -> DaemonConnection { try DaemonConnection(path: socket) }

@@ -32,25 +32,15 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         var state = WatchState()
         let source: () throws -> Void
+        var keyWaitMilliseconds: Int32 = 50
         if direct || chip.simulate != nil {
             let time = MonotonicTime()
             let driver = guarded { try chip.openDriver(time: time, socket: daemon.socket) }
             guarded { try driver.configure(driver.defaultConfiguration()) }
-            var pipeline = MotionPipeline()
-            var seq: UInt64 = 0
-            var events: [MotionEvent] = []
+            var reader = DirectReader(driver: driver, time: time)
+            keyWaitMilliseconds = reader.keyWaitMilliseconds
             state.title = "\(driver.describe()) (direct)"
-            source = {
-                // Everything the chip made since the last screen.
-                while let reading = try? driver.read(), reading.status.contains(.dataReady) {
-                    let frame = pipeline.process(Sample(seq: seq, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts)), events: &events)
-                    seq += 1
-                    state.apply(frame, orientation: pipeline.orientation.rawValue)
-                    for event in events { state.events.append(describe(event)) }
-                    events.removeAll()
-                    time.sleep(nanoseconds: driver.outputPeriodNanoseconds / 2)
-                }
-            }
+            source = { reader.readReady(into: &state) }
         } else {
             let client = guarded { try daemon.connect() }
             let device = client.device
@@ -81,27 +71,20 @@ struct WatchCommand: ParsableCommand {
         }
         let terminal = Terminal()
         defer { terminal.restore() }
+        // A screen 25 times a second at most, however often the chip is read.
+        var nextDraw: UInt64 = 0
         while true {
             do { try source() } catch {
                 terminal.restore()
                 fail(error)
             }
-            state.events = Array(state.events.suffix(20))
-            terminal.draw(WatchScreen.render(state, width: terminal.width, height: terminal.height))
-            if terminal.quitRequested(waitingMilliseconds: 50) { break }
+            if MonotonicTime.now() >= nextDraw {
+                state.events = Array(state.events.suffix(20))
+                terminal.draw(WatchScreen.render(state, width: terminal.width, height: terminal.height))
+                nextDraw = MonotonicTime.now() + 40_000_000
+            }
+            if terminal.quitRequested(waitingMilliseconds: keyWaitMilliseconds) { break }
         }
-    }
-}
-
-extension WatchState {
-    mutating func apply(_ frame: Frame, orientation: String) {
-        acceleration = frame.acceleration
-        gravity = frame.gravity
-        user = frame.user
-        pitch = frame.attitude.pitch * 180 / .pi
-        roll = frame.attitude.roll * 180 / .pi
-        seq = Int(frame.seq)
-        self.orientation = orientation
     }
 }
 
@@ -111,6 +94,7 @@ extension WatchState {
 final class Terminal {
     private var saved = termios()
     private let isTerminal = isatty(0) != 0
+    private var inputOpen = true
     private var restored = false
 
     init() {
@@ -136,12 +120,18 @@ final class Terminal {
         emit("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n"))
     }
 
-    /// Waits up to the given time for a key; true for q, Q or Ctrl-C.
+    /// Waits up to the given time for a key; true for q, Q or Ctrl-C. Once
+    /// standard input is at its end (/dev/null, `ssh -n`, a unit), poll
+    /// would return at once for ever: it is left alone and the wait is a
+    /// sleep, and only a signal ends the view.
     func quitRequested(waitingMilliseconds: Int32) -> Bool {
-        var pfd = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        var pfd = pollfd(fd: inputOpen ? 0 : -1, events: Int16(POLLIN), revents: 0)
         guard poll(&pfd, 1, waitingMilliseconds) > 0 else { return false }
         var byte: UInt8 = 0
-        guard read(0, &byte, 1) == 1 else { return !isTerminal ? false : true }
+        guard read(0, &byte, 1) == 1 else {
+            inputOpen = false
+            return isTerminal
+        }
         return byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") || byte == 3
     }
 

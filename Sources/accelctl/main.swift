@@ -1,4 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import ArgumentParser
+import AccelConfiguration
 
-Accelctl.main()
+Accelctl.main(expandingBareSimulate(Array(CommandLine.arguments.dropFirst())))

@@ -9,14 +9,15 @@ struct SensorProxyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "acceld-sensorproxy",
         abstract: "Own net.hadess.SensorProxy on the system bus and serve acceld's orientation to the desktop's auto-rotation.",
+        // Each paragraph on one line: ArgumentParser wraps it to the
+        // terminal, and breaks the lines of an example only when they fit.
         discussion: """
-            A client of acceld's socket, as acceld-gateway is, that speaks iio-sensor-proxy's D-Bus interface:
-            GNOME, KDE, Phosh and Qt rotate the screen from acceld's orientation events. It replaces
-            iio-sensor-proxy, which must not run beside it. The bus is the system bus, or the one
-            DBUS_SYSTEM_BUS_ADDRESS names. Examples:
-              acceld-sensorproxy                                   # as the systemd unit runs it
-              acceld-sensorproxy --socket /tmp/acceld.sock         # acceld --simulate's socket
-              monitor-sensor                                       # then watch what the desktop sees
+            A client of acceld's socket, as acceld-gateway is, that speaks iio-sensor-proxy's D-Bus interface: GNOME, KDE, Phosh and Qt rotate the screen from acceld's orientation events. It replaces iio-sensor-proxy, which must not run beside it. The bus is the system bus, or the one DBUS_SYSTEM_BUS_ADDRESS names.
+
+            Examples:
+              acceld-sensorproxy                            # as the unit runs it
+              acceld-sensorproxy --socket /tmp/acceld.sock  # acceld --simulate's
+              monitor-sensor                                # what the desktop sees
             """)
 
     @Option(help: "acceld's socket (default: $ACCELD_SOCKET, else /run/acceld/acceld.sock).")

@@ -13,7 +13,7 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "I2C bus number: the N of /dev/i2c-N. [default: 1]")
     var bus: Int?
 
-    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c (SDO low) or 0x1d (SDO high). [default: 0x1c]", valueName: "hex"))
+    @Option(help: ArgumentHelp("7-bit I2C address in hex: 0x1c or 0x1d (SDO low or high) on the LIS302DL, 0x18 or 0x19 on the LIS3DH, LIS2DH12 and LIS331 parts, 0x1e or 0x1d on the LIS3DSH, 0x6a or 0x6b on the LSM6DS parts. [default: 0x1c]", valueName: "hex"))
     var address: String?
 
     @Flag(help: "Take the address even if a kernel driver has claimed it (I2C_SLAVE_FORCE).")
@@ -47,7 +47,7 @@ struct DeviceOptions: ParsableArguments {
             throw ValidationError("--iio and --simulate each name where samples come from: give one of them")
         }
         if let address, parseAddress(address) == nil {
-            throw ValidationError("--address \(address) is not a 7-bit hex address; use 0x1c or 0x1d (0x38/0x3a are the 8-bit forms of the same)")
+            throw ValidationError("--address \(address) is not a 7-bit hex address: \(ChipProfile.addressAdvice)")
         }
         if let part, ChipProfile.named(part) == nil {
             throw ValidationError(DriverError.unknownPart(part).description)

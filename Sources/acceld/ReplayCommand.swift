@@ -25,7 +25,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A trace file, or a built-in motion (\(MotionScript.names.joined(separator: ", "))).", valueName: "trace"))
     var trace: String
 
-    @Option(help: ArgumentHelp("The part the chip model plays. Default: the configuration's, else LIS302DL.", valueName: "part"),
+    @Option(help: ArgumentHelp("The part the chip model plays. Default: the part the trace's '# device:' line names, else the configuration's, else LIS302DL.", valueName: "part"),
             completion: .list(ChipProfile.partNames))
     var part: String?
 
@@ -56,6 +56,10 @@ struct ReplayCommand: ParsableCommand {
         if let part {
             guard let profile = ChipProfile.named(part) else { exitWithError(DriverError.unknownPart(part)) }
             configuration.device.part = profile.name
+        } else if let recorded = (motion as? TraceMotion)?.trace.recordedPart {
+            // The part the trace was recorded on plays it, unless named.
+            configuration.device.part = recorded.name
+            printError("acceld replay: playing the \(recorded.name), the part \(trace) was recorded on (--part plays another)")
         }
         if let rate { configuration.device.rate = rate.setting }
         if let range { configuration.device.range = range }
@@ -63,9 +67,8 @@ struct ReplayCommand: ParsableCommand {
         if let (key, reason) = configuration.device.problem(on: configuration.device.profile ?? .lis302dl) {
             exitWithError(ValidationError("--\(key): \(reason)"))
         }
-        if let notice = DeviceSource.ignoredRotation(motion, part: configuration.device.profile ?? .lis302dl) {
-            printError("acceld replay: \(notice)")
-        }
+        let part = configuration.device.profile ?? .lis302dl
+        if let notice = DeviceSource.ignoredRotation(motion, part: part) { printError("acceld replay: \(notice)") }
         let writer = LineWriter(fd: 1)
         do {
             try Replay(motion: motion, configuration: configuration).run(writingTo: writer, frames: !eventsOnly)

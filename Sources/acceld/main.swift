@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-import AccelCore
-import AccelDriver
-import ArgumentParser
+import AccelConfiguration
 
-// `--simulate` may stand alone: it then means the built-in demo motion.
-var arguments = Array(CommandLine.arguments.dropFirst())
-if let index = arguments.firstIndex(of: "--simulate"),
-   index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") {
-    arguments.insert("demo", at: index + 1)
+let arguments = expandingBareSimulate(Array(CommandLine.arguments.dropFirst()))
+// The daemon is what people run: `acceld --help` shows its options after
+// the subcommands, where ArgumentParser keeps a default subcommand's
+// options for `acceld help run` alone.
+if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+    let run = Acceld.helpMessage(for: RunCommand.self)
+    let lines = run.split(separator: "\n", omittingEmptySubsequences: false)
+    let options = lines.drop { $0 != "OPTIONS:" }.dropFirst().joined(separator: "\n")
+    print(Acceld.helpMessage() + "\n\nOPTIONS OF acceld run (the default subcommand):\n" + options)
+} else {
+    Acceld.main(arguments)
 }
-Acceld.main(arguments)

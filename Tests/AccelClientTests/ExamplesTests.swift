@@ -80,6 +80,14 @@ struct ExamplesTests {
         #expect(lines.contains { ["turning 89°/s", "turning 90°/s", "turning 91°/s"].contains(where: $0.contains) }, "\(lines)")
     }
 
+    @Test("BubbleLevel without a daemon fails with exit 69 after its run, saying what to do")
+    func bubbleLevelNoDaemon() throws {
+        let socket = scratchDirectory() + "/none.sock"
+        let result = try run("/usr/bin/env", ["ACCELD_SOCKET=\(socket)", repositoryRoot + "/.build/debug/BubbleLevel", "1"])
+        #expect(result.status == 69, "exit \(result.status)")
+        #expect(result.stdout.hasSuffix("BubbleLevel: no sample arrived in 1.0 s: \(ClientError.noDaemon(socket))\n"), "\(result.stdout)")
+    }
+
     @Test("BubbleLevel run by a user the socket refuses: the handler's error says so, with what to do")
     func bubbleLevelNoPermission() throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
@@ -95,18 +103,19 @@ struct ExamplesTests {
         // nobody runs a copy in a folder it may enter.
         let binary = (fake.path as NSString).deletingLastPathComponent + "/BubbleLevel"
         try FileManager.default.copyItem(atPath: repositoryRoot + "/.build/debug/BubbleLevel", toPath: binary)
-        func asNobody() throws -> String {
-            let result = try run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
-                                                      "/usr/bin/env", "ACCELD_SOCKET=\(fake.path)", binary, "3"])
-            #expect(result.status == 0, "\(result.stderr)")
-            return result.stdout
+        func asNobody() throws -> ProcessResult {
+            try run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
+                                         "/usr/bin/env", "ACCELD_SOCKET=\(fake.path)", binary, "3"])
         }
         chmod(fake.path, 0o666)
         let allowed = try asNobody()
-        #expect(allowed.contains("[----------o----------] pitch 0° roll 0° level"), "\(allowed)")
+        #expect(allowed.status == 0 && allowed.stdout.contains("[----------o----------] pitch 0° roll 0° level"), "\(allowed)")
         chmod(fake.path, 0)
+        // A run that never reached acceld fails, with the client's exit code.
         let refused = try asNobody()
-        #expect(refused == "BubbleLevel: no samples: \(ClientError.permission(fake.path))\n", "\(refused)")
+        let error = ClientError.permission(fake.path)
+        #expect(refused.stdout == "BubbleLevel: no samples: \(error)\nBubbleLevel: no sample arrived in 3.0 s: \(error)\n", "\(refused.stdout)")
+        #expect(refused.status == error.exitCode, "exit \(refused.status)")
     }
 
     @Test("ShakeToRing rings once per shake, never twice within its minimum interval")

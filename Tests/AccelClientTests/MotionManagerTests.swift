@@ -246,7 +246,10 @@ struct MotionManagerTests {
     func connectionErrors() throws {
         let scratch = scratchDirectory()
         #expect(throws: ClientError.noDaemon(scratch + "/none.sock")) { try DaemonConnection(path: scratch + "/none.sock") }
-        #expect(ClientError.noDaemon("x").exitCode == 69 && ClientError.noDaemon("x").description.contains("systemctl start"))
+        // The unit to start, and both ways to name another socket.
+        let noDaemon = ClientError.noDaemon("x").description
+        #expect(ClientError.noDaemon("x").exitCode == 69 && noDaemon.contains("systemctl start acceld.socket")
+                && noDaemon.contains("--socket PATH") && noDaemon.contains("ACCELD_SOCKET"), "\(noDaemon)")
         #expect(ClientError.permission("x").exitCode == 77 && ClientError.permission("x").description.contains("usermod -aG acceld"))
         // A socket file nobody listens on.
         let stale = scratch + "/stale.sock"

@@ -77,7 +77,7 @@ struct PartEndToEndTests {
         (["--part", "LIS331HH", "--range", "8"], "--range: ±8 g is not available on the LIS331HH: choose one of 6, 12, 24"),
         (["--part", "LIS3DH", "--rate", "5376"], "--rate: 5376 Hz is not available on the LIS3DH in high-resolution mode: choose one of 1, 10, 25, 50, 100, 200, 400, 1344"),
         (["--part", "LIS302DL", "--mode", "low-power"], "--mode: 'low-power' is not a mode of the LIS302DL: choose one of normal"),
-        (["--part", "LIS3DHX"], "'LIS3DHX' is not a part this acceld drives: choose one of LIS302DL"),
+        (["--part", "LIS3DHX"], "'LIS3DHX' is not a part this acceld drives: choose one of its table's (3-axis: H3LIS331DL, LIS2DH12, LIS302DL (or LIS331DL), LIS331DLH"),
     ])
     func badSettings(arguments: [String], message: String) throws {
         let result = try run(acceldBinary, ["--simulate", "rest", "--socket", scratchDirectory() + "/s.sock"] + arguments)

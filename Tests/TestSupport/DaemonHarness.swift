@@ -52,7 +52,7 @@ public final class DaemonProcess {
             cEnv.forEach { free($0) }
         }
         var child: pid_t = 0
-        let result = posix_spawn(&child, argv[0], &actions, nil, cArgs, cEnv)
+        let result = withCleanSignals { posix_spawn(&child, argv[0], &actions, &$0, cArgs, cEnv) }
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result)!) }
         pid = child
         if waitForSocket { try waitFor(socket: self.socketPath) }

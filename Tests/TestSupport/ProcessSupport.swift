@@ -37,6 +37,23 @@ public func runDetached(_ binary: String, _ arguments: [String]) throws -> Int32
     return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
 }
 
+/// Spawn attributes that give the child the signal state a shell would:
+/// nothing blocked, every handler default. The test runner's threads block
+/// SIGTERM and others, and a child inherits its parent thread's mask: a
+/// `timeout` around it then could not stop it.
+func withCleanSignals<T>(_ body: (inout posix_spawnattr_t) throws -> T) rethrows -> T {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return try body(&attributes)
+}
+
 /// Starts a program in the background (output to /dev/null, or its stderr
 /// to `stderrPath`); returns its pid.
 public func spawn(_ binary: String, _ arguments: [String], stderrPath: String? = nil) throws -> pid_t {
@@ -50,7 +67,7 @@ public func spawn(_ binary: String, _ arguments: [String], stderrPath: String? =
     let argv = ([binary] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+    let result = withCleanSignals { posix_spawn(&pid, binary, &actions, &$0, argv, environ) }
     guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
     return pid
 }
@@ -84,7 +101,7 @@ public func run(_ binary: String, _ arguments: [String]) throws -> ProcessResult
     let argv = ([binary] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+    let spawned = withCleanSignals { posix_spawn(&pid, binary, &actions, &$0, argv, environ) }
     close(outPipe[1])
     close(errPipe[1])
     guard spawned == 0 else {

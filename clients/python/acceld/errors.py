@@ -16,7 +16,7 @@ class DaemonNotRunning(AcceldError, FileNotFoundError):
         self.path = path
         super().__init__(
             f"acceld is not running at {path} ({detail}): start it with "
-            f"'sudo systemctl start acceld', or give the socket it was started with "
+            f"'sudo systemctl start acceld.socket', or give the socket it was started with "
             f"(acceld --socket PATH) as connect(path) or in ACCELD_SOCKET")
 
 

@@ -233,7 +233,8 @@ def test_a_daemon_that_is_not_running(workdir, monkeypatch):
     with pytest.raises(acceld.DaemonNotRunning) as raised:
         acceld.connect(missing)
     message = str(raised.value)
-    assert "systemctl start acceld" in message and missing in message and "--socket" in message
+    # The unit to start is the socket, as the Swift client says.
+    assert "systemctl start acceld.socket" in message and missing in message and "--socket" in message
     assert isinstance(raised.value, FileNotFoundError)
 
     monkeypatch.setenv("ACCELD_SOCKET", missing)          # the default socket comes from the environment

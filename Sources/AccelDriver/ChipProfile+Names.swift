@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+/// The table of parts as people read it: in messages, completions and help.
+extension ChipProfile {
+    /// The parts in the order people are shown them: the 3-axis parts, then
+    /// the six-axis ones, each group alphabetical.
+    public static var inReadingOrder: [ChipProfile] {
+        supported.sorted { ($0.gyroscope == nil ? 0 : 1, $0.name) < ($1.gyroscope == nil ? 0 : 1, $1.name) }
+    }
+
+    /// Every name a person may give, each part followed by its other names.
+    public static var partNames: [String] { inReadingOrder.flatMap { [$0.name] + $0.aliases } }
+
+    /// "3-axis: H3LIS331DL, ..., LIS302DL (or LIS331DL), ...; six-axis: LSM6DS3, ...".
+    public static var partList: String {
+        func names(_ parts: [ChipProfile]) -> String {
+            parts.map { $0.aliases.isEmpty ? $0.name : "\($0.name) (or \($0.aliases.joined(separator: ", ")))" }.joined(separator: ", ")
+        }
+        let (threeAxis, sixAxis) = (inReadingOrder.filter { $0.gyroscope == nil }, inReadingOrder.filter { $0.gyroscope != nil })
+        return "3-axis: \(names(threeAxis)); six-axis: \(names(sixAxis))"
+    }
+
+    /// Where an address was not one at all: the table's addresses, by part.
+    public static var addressAdvice: String {
+        var groups: [(addresses: [UInt8], names: [String])] = []
+        for profile in inReadingOrder {
+            if let index = groups.firstIndex(where: { $0.addresses == profile.addresses }) { groups[index].names.append(profile.name) }
+            else { groups.append((profile.addresses, [profile.name])) }
+        }
+        return "use one in the table of parts: " + groups.map { group in
+            group.addresses.map(hex).joined(separator: " or ") + " (" + group.names.joined(separator: ", ") + ")"
+        }.joined(separator: "; ") + ". The 8-bit forms (twice these) are not addresses"
+    }
+
+    /// "LIS302DL/LIS331DL with 0x3b, LIS331DLH/LIS331HH/H3LIS331DL with 0x32, ...".
+    public static var summary: String {
+        var groups: [(id: UInt8, names: [String])] = []
+        for profile in supported {
+            let names = [profile.name] + profile.aliases
+            if let index = groups.firstIndex(where: { $0.id == profile.whoAmI }) { groups[index].names += names }
+            else { groups.append((profile.whoAmI, names)) }
+        }
+        return groups.map { $0.names.joined(separator: "/") + " with " + hex($0.id) }.joined(separator: ", ")
+    }
+}
