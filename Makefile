@@ -100,3 +100,9 @@ fleet-bench:
 gateway-bench:
 	swift build -c release --product acceld && swift build -c release --product acceld-gateway
 	cd scripts/gateway && ACCELD_BIN_DIR=$(CURDIR)/.build/release /usr/bin/python3 bench_gateway.py
+
+# docs/gateway-live.png, the README's picture of the live page, from the
+# browser test on a quiet run of the demo (scripts/screenshot.sh).
+.PHONY: screenshot
+screenshot:
+	./scripts/screenshot.sh

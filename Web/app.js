@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // The live page: acceld's own stream (/ws/acceld) drawn as AccelerometerGraph
 // draws it, plus a level, the orientation, the device and an event log;
-// with a gyroscope, its panels too (gyroscope.js).
+// with a gyroscope, its panels too (gyroscope.js). What a person reads is
+// named and timed by words.js; the plot's labels are placed by labels.js.
 // No framework and nothing fetched from elsewhere: the board may be offline.
 "use strict";
 
 const WINDOW_SECONDS = 10;
 const COLORS = { x: "#d33", y: "#2a2", z: "#36c" };
+const words = window.acceldWords;
 const SPAN_COLORS = { shake: "rgba(230,140,0,0.18)", freefall: "rgba(220,0,0,0.18)", movement: "rgba(0,90,220,0.12)", tap: "rgba(120,0,160,0.35)", gap: "rgba(120,120,120,0.25)" };
 
 // What a test (or a curious person with the console open) can read.
 const live = window.acceldLive = {
   link: "connecting", frames: 0, framesPerSecond: 0, redrawsPerSecond: 0, gaps: 0, lost: 0,
   orientation: "unknown", device: null, events: [], gyroscope: false, rotationRate: null, rotationRedraws: 0,
+  plotLabels: [],  // the plot's labels as last drawn: boxes in canvas pixels
 };
 
 const frames = [];          // {seq, t, acc, gravity, user, and with a gyroscope rate, quaternion, yaw}
@@ -49,7 +52,7 @@ function handle(m) {
       if (m.daemon === "connected") setLink("live", "live");
       else { setLink("daemon-down", "acceld not running" + (m.reason ? ": " + m.reason : "")); lastSeq = null; }
       break;
-    case "hello": showDevice(m.device); lastSeq = null; break;
+    case "hello": showDevice(m.device); lastSeq = null; words.forget(); break;
     case "device": showDevice(m); if (m.event) log("device", `device ${m.event}: ${m.message || m.state}`, m.t); break;
     case "watch":
       if (m.rate && live.device) frameStep = Math.max(1, Math.round(live.device.rate / m.rate));
@@ -57,7 +60,11 @@ function handle(m) {
       break;
     case "status": showCounters(m); break;
     case "frame": addFrame(m); break;
-    case "orientation": showOrientation(m.orientation); log("orientation", `orientation ${m.previous} → ${m.orientation}`, m.t); break;
+    case "orientation":
+      showOrientation(m.orientation);
+      log("orientation", m.previous === "unknown" ? `orientation settled: ${words.orientation(m.orientation)}`
+        : `orientation ${words.orientation(m.previous)} → ${words.orientation(m.orientation)}`, m.t);
+      break;
     case "shake":
       if (m.phase === "start") { openShake = { kind: "shake", start: m.start, end: null, label: "shake" }; spans.push(openShake); log("shake", "shake begins", m.t); }
       else if (m.phase === "end") {
@@ -94,6 +101,8 @@ function closeSpan(span, kind, start, end, label) {
 
 // ---- Frames, and gaps shown as gaps ----
 function addFrame(m) {
+  words.learn(m.t);
+  while (unstamped.length) stamp(...unstamped.shift());
   if (lastSeq !== null && m.seq > lastSeq + frameStep) {
     const missing = Math.round((m.seq - lastSeq) / frameStep) - 1;
     live.gaps += 1; live.lost += missing;
@@ -146,20 +155,18 @@ function drawPlot() {
   for (const f of frames) if (f && f.t >= left) for (const v of f[view]) scale = Math.max(scale, Math.abs(v) * 1.1);
   const x = (t) => (t - left) / WINDOW_SECONDS * width;
   const y = (v) => height / 2 - v / scale * (height / 2 - 4);
-  // Spans first, behind the traces.
-  c.font = `${11 * ratio}px system-ui, sans-serif`;
-  let lane = 0;
-  for (const s of spans) {
+  // Spans first, behind the traces; their labels last, over them.
+  const shown = spans.filter((s) => (s.end === null ? right : s.end) >= left);
+  for (const s of shown) {
     const end = s.end === null ? right : s.end;
-    if (end < left) continue;
     c.fillStyle = SPAN_COLORS[s.kind];
     c.fillRect(x(s.start), 0, Math.max(x(end) - x(s.start), 2 * ratio), height);
-    c.fillStyle = "#444";
-    c.fillText(s.label, x(s.start) + 2, (12 + 12 * (lane++ % 3)) * ratio);
   }
   c.strokeStyle = "#ccc"; c.lineWidth = ratio;
   c.beginPath(); c.moveTo(0, y(0)); c.lineTo(width, y(0)); c.stroke();
   c.fillStyle = "#999";
+  c.font = `${11 * ratio}px system-ui, sans-serif`;
+  c.textBaseline = "alphabetic";  // the labels below leave it at "top"
   c.fillText(`±${scale.toFixed(1)} g`, 4, height - 6 * ratio);
   ["x", "y", "z"].forEach((axis, i) => {
     c.strokeStyle = COLORS[axis]; c.lineWidth = 1.5 * ratio;
@@ -172,6 +179,17 @@ function drawPlot() {
     }
     c.stroke();
   });
+  live.plotLabels = window.acceldLabels.layout(c, labelsInOrder(shown, x, ratio), width, ratio);
+  c.fillStyle = "#444";
+  for (const label of live.plotLabels) c.fillText(label.text, label.x, label.y);
+}
+
+// The most important first (a fall before a gap), the newest first among
+// equals: labels.js gives the lanes in that order.
+const IMPORTANCE = { freefall: 0, shake: 1, tap: 2, movement: 3, gap: 4 };
+function labelsInOrder(shown, x, ratio) {
+  return [...shown].sort((a, b) => IMPORTANCE[a.kind] - IMPORTANCE[b.kind] || b.start - a.start)
+    .map((s) => ({ text: s.label, x: x(s.start) + 2 * ratio }));
 }
 
 function drawLevel() {
@@ -193,15 +211,19 @@ function drawLevel() {
 }
 
 // ---- The panels ----
+// Standing, the board is turned as it stands (landscapeLeft: its right edge
+// up); face up or down it is drawn lying on a table, screen or back up.
 const ROTATION = { portrait: 0, portraitUpsideDown: 180, landscapeLeft: -90, landscapeRight: 90 };
 function showOrientation(name) {
   live.orientation = name;
   const label = document.getElementById("orientation");
-  label.textContent = name;
+  label.textContent = words.orientation(name);
   label.dataset.orientation = name;
-  document.getElementById("board-shape").style.transform = `rotate(${ROTATION[name] || 0}deg)`;
-  document.getElementById("face-label").textContent = name === "faceUp" ? "face up" : name === "faceDown" ? "face down" : "";
-  document.querySelector("#board .screen").style.fill = name === "faceDown" ? "#556" : "";
+  const flat = name === "faceUp" || name === "faceDown";
+  document.getElementById("board-standing").toggleAttribute("hidden", flat);
+  document.getElementById("board-flat").toggleAttribute("hidden", !flat);
+  document.getElementById("board-flat").dataset.face = name === "faceDown" ? "down" : "up";
+  document.getElementById("board-standing").style.transform = `rotate(${ROTATION[name] || 0}deg)`;
 }
 
 function showDevice(d) {
@@ -210,33 +232,45 @@ function showDevice(d) {
   live.gyroscope = typeof d.gyroscope === "number";
   window.acceldGyroscope.show(live.gyroscope);
   document.getElementById("chip").textContent = `${d.chip} · ${d.location}`;
-  fill("device", { part: d.chip, range: `±${d.range} g`, ...(live.gyroscope ? { gyroscope: `±${d.gyroscope} °/s` } : {}), rate: `${d.rate} Hz`,
-    mode: `${d.mode} (${d.resolution}-bit)`, state: d.state, ...(d.message ? { last: d.message } : {}) });
+  fill("device", words.deviceRows(d, live.gyroscope));
 }
 
 function showCounters(s) {
   if (s.device) showDevice(s.device);
-  fill("counters", { ...s.counters, clients: s.clients, "uptime (s)": s.uptime.toFixed(0), "gaps seen here": `${live.gaps} (${live.lost} samples)` });
+  fill("counters", words.counterRows(s, live.gaps, live.lost));
 }
 
-function fill(id, values) {
+// rows: [{label, hint, value, key?}]; the hint is the label's tooltip.
+function fill(id, rows) {
   const list = document.getElementById(id);
-  list.replaceChildren(...Object.entries(values).flatMap(([key, value]) => {
+  list.replaceChildren(...rows.flatMap(({ label, hint, value, key }) => {
     const dt = document.createElement("dt"), dd = document.createElement("dd");
-    dt.textContent = key; dd.textContent = value;
-    dd.dataset.key = key;
+    dt.textContent = label; dt.title = hint;
+    dd.textContent = value;
+    dd.dataset.key = key || label;
     return [dt, dd];
   }));
 }
 
+// Each line starts with the local time of what it tells: from acceld's t
+// (words.js learns the offset from the frames), or for the gateway's own
+// notices, which carry no t, this page's clock when they arrived. Lines
+// that come before the first frame get their time from it.
+const unstamped = [];
 function log(kind, text, t) {
   live.events.push({ kind, text, t });
-  const item = document.createElement("li");
+  const item = document.createElement("li"), time = document.createElement("time");
   item.dataset.class = kind;
-  item.textContent = (t !== undefined ? `${t.toFixed(2)} s  ` : "") + text;
+  item.append(time, " " + text);
+  if (t === undefined) time.textContent = words.now(); else stamp(time, t);
   const list = document.getElementById("log");
   list.prepend(item);
   while (list.children.length > 200) list.lastChild.remove();
+}
+
+function stamp(time, t) {
+  const shown = words.wallTime(t);
+  if (shown === null) { time.textContent = "…"; unstamped.push([time, t]); } else time.textContent = shown;
 }
 
 for (const input of document.querySelectorAll("input[name=view]")) input.addEventListener("change", (e) => { view = e.target.value; drawn = -1; });

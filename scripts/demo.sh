@@ -2,43 +2,84 @@
 # SPDX-License-Identifier: Apache-2.0
 # The main job on the simulated chip: builds acceld, starts the daemon on
 # the chip model (asked for explicitly with --simulate; acceld never falls
-# back to it by itself) and a client that prints what it serves: events,
-# device messages and two frames a second. acceld-gateway serves the live
-# page beside it on http://127.0.0.1:8080 (DEMO_PORT) while it runs.
-# Usage: scripts/demo.sh [MOTION]   (demo, tour, shake, drop, rest, or a trace file)
+# back to it by itself), the live page beside it, and accelctl's readable
+# view of what acceld serves, until Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh socat
 
-echo "demo: building acceld and acceld-gateway (the first build takes a few minutes)" >&2
-for product in acceld acceld-gateway; do
-    swift build --product $product 2>&1 | grep -E "error|warning: |Build complete" >&2 || true
+usage() {
+    cat <<'EOF'
+Usage: scripts/demo.sh [--part PART] [--seconds N] [MOTION]
+
+Builds acceld, acceld-gateway and accelctl, starts acceld on the chip model
+and shows what it serves in words: the events as they happen (orientation,
+shake, free fall, movement, tap), with their local time, and one frame a
+second as a summary. The live page is on http://127.0.0.1:8080 (DEMO_PORT
+sets another port) until the demo ends.
+
+  MOTION        what moves the chip model: demo (the default: the six faces,
+                a shake, a drop), tour, shake, drop, rest, or a trace file
+  --part PART   the part the model plays (LIS302DL unless named; acceld
+                --help lists the parts), e.g. LIS3DH or LSM6DSO
+  --seconds N   end after N seconds (default: run until Ctrl-C)
+  -h, --help    this text
+EOF
+}
+
+motion=demo part="" seconds=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        -h|--help) usage; exit 0 ;;
+        --part) part=${2:?--part needs a part name}; shift 2 ;;
+        --seconds) seconds=${2:?--seconds needs a number}; shift 2 ;;
+        -*) echo "demo: unknown option $1" >&2; usage >&2; exit 64 ;;
+        *) motion=$1; shift ;;
+    esac
 done
-[ -x .build/debug/acceld ] && [ -x .build/debug/acceld-gateway ] || { echo "demo: the build failed" >&2; exit 1; }
+if [ -n "$seconds" ] && ! [[ $seconds =~ ^[0-9]+([.][0-9]+)?$ ]]; then
+    echo "demo: --seconds takes a number of seconds, not '$seconds'" >&2; exit 64
+fi
+
+source scripts/setup.sh
+
+# SwiftPM prints "[step/steps] Compiling ..." per step: shown as one line
+# that counts on a terminal, every 50 steps otherwise; errors as they are.
+progress() {
+    awk -v tty="$([ -t 2 ] && echo 1 || echo 0)" '
+        /^\[[0-9]+\/[0-9]+\]/ { split(substr($1, 2), n, "/"); if (tty) printf "\rdemo: building %s: step %d of %d ", product, n[1], n[2] > "/dev/stderr";
+                                else if (n[1] % 50 == 0 && n[1] > 0) printf "demo: building %s: step %d of %d\n", product, n[1], n[2] > "/dev/stderr"; next }
+        /error:|warning: / { print > "/dev/stderr"; next }
+        /Build of product|Build complete/ { if (tty) printf "\r"; print "demo: " product " built" > "/dev/stderr" }' product="$1"
+}
+echo "demo: building acceld, acceld-gateway and accelctl (the first build takes a few minutes)" >&2
+for product in acceld acceld-gateway accelctl; do
+    swift build --product $product 2>&1 | progress $product || true
+done
+for product in acceld acceld-gateway accelctl; do
+    [ -x .build/debug/$product ] || { echo "demo: the build of $product failed (the errors are above)" >&2; exit 1; }
+done
 
 scratch=$(mktemp -d)
 socket=$scratch/acceld.sock
-.build/debug/acceld --simulate "${1:-demo}" --socket "$socket" --calibration-file "$scratch/calibration.json" \
-    2> "$scratch/acceld.log" &
-daemon=$!
+daemon="" gateway=""
 trap 'kill $daemon $gateway 2>/dev/null; wait $daemon $gateway 2>/dev/null; rm -rf "$scratch"' EXIT
-gateway=
-for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
-[ -S "$socket" ] || { cat "$scratch/acceld.log" >&2; exit 1; }
+trap 'echo; echo "demo: stopped" >&2; exit 0' INT TERM
+.build/debug/acceld --simulate "$motion" ${part:+--part "$part"} --socket "$socket" \
+    --calibration-file "$scratch/calibration.json" 2> "$scratch/acceld.log" &
+daemon=$!
+for _ in $(seq 100); do [ -S "$socket" ] && break; kill -0 $daemon 2>/dev/null || break; sleep 0.1; done
+[ -S "$socket" ] || { echo "demo: acceld did not start:" >&2; cat "$scratch/acceld.log" >&2; exit 1; }
 port=${DEMO_PORT:-8080}
 .build/debug/acceld-gateway --http --web-root Web --socket "$socket" --listen "127.0.0.1:$port" 2> "$scratch/gateway.log" &
 gateway=$!
 sleep 0.5
 if kill -0 $gateway 2>/dev/null; then
-    echo "demo: the live page is on http://127.0.0.1:$port (acceld-gateway, pid $gateway)" >&2
+    echo "demo: the live page is on http://127.0.0.1:$port while the demo runs" >&2
 else
     echo "demo: no live page: $(cat "$scratch/gateway.log") (set DEMO_PORT to another port)" >&2
 fi
-
-seconds=${DEMO_SECONDS:-30}
-echo "demo: acceld (pid $daemon) serves the chip model on $socket;" \
-     "a client watches for ${seconds} s: the six faces, a shake, a drop" >&2
-{
-    echo '{"class":"watch","streams":["events","device","frames"],"rate":2,"fields":["acc","attitude"]}'
-    sleep "$seconds"
-} | socat - UNIX-CONNECT:"$socket"
+echo "demo: acceld (pid $daemon) serves the chip model ($motion${part:+ as the $part}) on $socket;" \
+     "${seconds:+for $seconds s, }Ctrl-C ends the demo" >&2
+# Events in words with their local time, and a frame a second.
+.build/debug/accelctl events --socket "$socket" events device frames --rate 1 ${seconds:+--seconds "$seconds"} &
+wait $!

@@ -55,7 +55,7 @@ class Harness(unittest.TestCase):
         listed = subprocess.run([os.path.join(ROOT, "scripts", "test.sh"), "--list"], capture_output=True, text=True)
         self.assertEqual(listed.returncode, 0)
         names = [line.split()[0] for line in listed.stdout.splitlines()[1:]]
-        self.assertEqual(names, ["graph", "harness", "build", "unit", "python", "sensorproxy", "gateway",
+        self.assertEqual(names, ["graph", "harness", "build", "docs", "unit", "python", "sensorproxy", "gateway",
                                  "fuzz", "release", "kernel", "package", "boot", "arm64"])
         wrong = subprocess.run([os.path.join(ROOT, "scripts", "test.sh"), "unit", "nosuchstage"],
                                capture_output=True, text=True)

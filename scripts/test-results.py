@@ -13,7 +13,7 @@
       then the totals as "total: N passed, N failed, N skipped".
 
 Check lines it knows: a guest's "CHECK PASS|FAIL|INCONCLUSIVE: name",
-a host script's "SCRIPT: PASS|FAIL: name", unittest's verbose
+a host script's "SCRIPT: PASS|FAIL|SKIP: name", unittest's verbose
 "test_x (module.Class.test_x) ... ok|FAIL|ERROR|skipped", and
 "== fuzz-TARGET" for the fuzzer's targets. A stage with none of these is
 one test case, passed or failed by its exit status.
@@ -26,7 +26,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 CHECK = re.compile(r"CHECK (PASS|FAIL|INCONCLUSIVE): (.*)")
-HOST_CHECK = re.compile(r"^[a-z0-9-]+: (PASS|FAIL): (.*)")
+HOST_CHECK = re.compile(r"^[a-z0-9-]+: (PASS|FAIL|SKIP): (.*)")
 UNITTEST_NAME = re.compile(r"^(test\w*) \(([\w.]+)\)")
 UNITTEST_VERDICT = re.compile(r" \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$")
 FUZZ_TARGET = re.compile(r"^== (fuzz-\w+)")
@@ -49,7 +49,8 @@ def cases_from_log(lines):
             continue
         m = HOST_CHECK.match(line)
         if m:
-            yield "host", key(m.group(2)), "passed" if m.group(1) == "PASS" else "failed", m.group(2)
+            verdict = {"PASS": "passed", "FAIL": "failed", "SKIP": "skipped"}[m.group(1)]
+            yield "host", key(m.group(2)), verdict, m.group(2)
             continue
         named = UNITTEST_NAME.match(line)
         verdict = UNITTEST_VERDICT.search(line)

@@ -19,6 +19,7 @@ stages=(
     "graph|the module graph: README.md against Package.swift, and no dependency unused|"
     "harness|the test command's own tools: stage names, JUnit conversion, the inconclusive rule, damaged cache entries|"
     "build|swift build: every product, debug (the tests run these binaries)|"
+    "docs|the pages' commands run as the pages say (scripts/docs-test.py), ERRORS.md's exit codes, every option a page names in --help|build"
     "unit|swift test: unit and end-to-end tests on the chip model|build"
     "python|the Python client: pytest against acceld on the chip model, the examples, pip install|build"
     "sensorproxy|acceld-sensorproxy: iio-sensor-proxy's D-Bus interface on a private bus, with monitor-sensor, gdbus and dbus-send|build"
@@ -63,7 +64,8 @@ if [ $# -eq 0 ]; then wanted=" ${stage_names[*]} "; else for name in "$@"; do wa
 # python3-minimal runs the unprivileged client of one end-to-end test (as
 # nobody) and writes the results; systemd provides systemd-analyze for the
 # unit file checks; tmux runs accelctl watch in a real terminal.
-source scripts/setup.sh python3-minimal systemd tmux
+# socat: the README's own example of talking to the socket (docs stage).
+source scripts/setup.sh python3-minimal systemd tmux socat
 source scripts/test-cache.sh  # $ACCELD_CACHE, and what ACCELD_TEST_CACHE=off means
 results=.build-test/results logs=.build-test/logs
 rm -rf "$results" && mkdir -p "$results" "$logs"
@@ -78,6 +80,7 @@ quietly() {
 # What each stage runs.
 stage_graph() { python3 scripts/module-graph.py --check; }
 stage_harness() { python3 scripts/harness_test.py -v; }
+stage_docs() { python3 -u scripts/docs-test.py; }
 stage_build() { quietly '^\[[0-9]+/[0-9]+\]' swift build; }
 stage_unit() {
     # --xunit-output writes XCTest's results there and Swift Testing's

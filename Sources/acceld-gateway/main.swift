@@ -18,12 +18,17 @@ struct GatewayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "acceld-gateway",
         abstract: "Serve acceld on the network: the live page, WebSocket streams (acceld's and the browser's DeviceMotion), Prometheus metrics, MQTT.",
+        // A paragraph on one line: ArgumentParser wraps it to the terminal.
         discussion: """
-            A client of acceld's socket; acceld itself never touches the network. Every face is off until
-            enabled in [gateway] of the configuration file or here. Examples:
-              acceld-gateway --http --web-root Web --socket /tmp/acceld.sock    # the live page on http://127.0.0.1:8080
-              acceld-gateway --config /etc/acceld/acceld.conf                    # as the systemd unit runs it
-              acceld-gateway --mqtt --mqtt-broker broker.lan:1883                # events to a broker, no HTTP
+            A client of acceld's socket; acceld itself never touches the network. Every face is off until enabled in [gateway] of the configuration file or here.
+
+            Examples:
+              acceld-gateway --http --web-root Web --socket /tmp/acceld.sock
+                  # the live page on http://127.0.0.1:8080
+              acceld-gateway --config /etc/acceld/acceld.conf
+                  # as the systemd unit runs it
+              acceld-gateway --mqtt --mqtt-broker broker.lan:1883
+                  # events to a broker, no HTTP
             """)
 
     static let defaultConfigurationPath = "/etc/acceld/acceld.conf"

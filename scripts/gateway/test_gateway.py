@@ -5,6 +5,7 @@ Selenium), and Debian's Prometheus and promtool. scripts/gateway-test.sh
 installs them and runs this file."""
 import json
 import os
+import re
 import shutil
 import sys
 import socket
@@ -457,6 +458,30 @@ class Fleet(unittest.TestCase):
             broker.stop()
 
 
+# The orientation panel: the orientation's name, its words, and whether the
+# board is drawn lying flat.
+BOARD = """const o = document.getElementById('orientation');
+return [o.dataset.orientation, o.textContent, document.getElementById('board-flat').getClientRects().length > 0
+        && document.getElementById('board-standing').getClientRects().length === 0];"""
+FACES = {"faceUp": "face up", "landscapeLeft": "landscape, right edge up", "portrait": "portrait",
+         "faceDown": "face down", "landscapeRight": "landscape, left edge up", "portraitUpsideDown": "portrait, upside down"}
+
+# The plot's label layout, called as the plot calls it: [[x, text]...], the plot's width.
+LAYOUT = """const c = document.createElement('canvas').getContext('2d');
+return window.acceldLabels.layout(c, arguments[0].map(([x, text]) => ({x, text})), arguments[1], 1);"""
+
+
+def overlapping(boxes):
+    """The pairs of label boxes that overlap."""
+    return [(a["text"], b["text"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]]
+
+
+def seconds_of_day(epoch):
+    local = time.localtime(epoch)
+    return local.tm_hour * 3600 + local.tm_min * 60 + local.tm_sec + epoch % 1
+
+
 @unittest.skipUnless(shutil.which("chromedriver"), "chromedriver is not installed (scripts/gateway-test.sh installs it)")
 class Browser(unittest.TestCase):
     """The live page and acceld-motion.js in Debian's headless Chromium."""
@@ -480,27 +505,44 @@ class Browser(unittest.TestCase):
         return self.driver.execute_script(f"return window.acceldLive && window.acceldLive.{key};")
 
     def test_the_live_page_through_the_demo(self):
+        started = time.time()
         stack = Stack("demo")
         try:
+            # The page opens once acceld has settled: in its first second it
+            # acquires the chip's phase (PhaseLock), and a browser loading a
+            # page beside it then can cost it a sample, which it counts for
+            # its whole run and the page shows.
+            wait_for(lambda: stack.acceld_status()["uptime"] >= 2, 10, "acceld to settle")
+            self.driver.get_log("browser")  # what the tests before it left
             self.driver.get(stack.base + "/")
             wait_for(lambda: self.live("link") == "live", 10, "the page to connect")
             time.sleep(2.5)
             self.assertGreaterEqual(self.live("framesPerSecond"), 80, "samples drawn per second at 100 Hz")
             self.assertGreaterEqual(self.live("redrawsPerSecond"), 10, "the plot is redrawn")
-            # The demo: the tour's six faces, then a shake and a drop.
-            seen = set()
-            end = time.monotonic() + 30
-            while time.monotonic() < end and not {"shake", "freefall"} <= set(self.logged()):
-                seen.add(self.driver.find_element("id", "orientation").get_attribute("data-orientation"))
-                time.sleep(0.1)
-            self.assertTrue({"faceUp", "landscapeLeft", "portrait", "faceDown", "landscapeRight", "portraitUpsideDown"} <= seen, seen)
+            # The demo: the tour's six faces, then a shake and a drop (until
+            # the fall has ended, so that the picture has it whole). Each face
+            # is drawn as the board stands: lying flat only face up or down.
+            seen = {}
+            end = time.monotonic() + 35
+            while time.monotonic() < end and not self.fall_ended():
+                name, text, flat = self.driver.execute_script(BOARD)
+                seen.setdefault(name, set()).add((text, flat))
+                time.sleep(0.2)
+            self.assertTrue(set(FACES) <= set(seen), seen)
+            for name, shown in seen.items():
+                self.assertEqual({flat for _, flat in shown}, {name in ("faceUp", "faceDown")}, f"{name} drawn flat only face up or down")
+                self.assertEqual({text for text, _ in shown}, {FACES.get(name, "not settled yet")}, f"{name} in words")
             self.assertIn("shake", self.logged())
-            self.assertIn("freefall", self.logged())
             self.assertIn("state", self.driver.find_element("id", "device").text)
+            self.assertPanelsInWords(stack)
+            self.assertEventTimesAreLocal(started)
+            drawn = self.live("plotLabels")
+            self.assertGreaterEqual(len(drawn), 2, "the shake's and the fall's labels are drawn")
+            self.assertLabelsApart(drawn, self.driver.execute_script("return document.getElementById('plot').width;"))
             severe = [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
             self.assertEqual(severe, [], "no console errors")
             if os.environ.get("ACCELD_SCREENSHOT"):
-                self.driver.save_screenshot(os.environ["ACCELD_SCREENSHOT"])
+                self.save_picture(stack, os.environ["ACCELD_SCREENSHOT"])
             # The gateway restarts: the page says so, and reconnects by itself.
             stack.gateway.terminate()
             stack.gateway.wait(10)
@@ -513,6 +555,80 @@ class Browser(unittest.TestCase):
 
     def logged(self):
         return [e["kind"] for e in self.driver.execute_script("return window.acceldLive.events;")]
+
+    def fall_ended(self):
+        return any(e["kind"] == "freefall" and "ended" in e["text"] for e in self.driver.execute_script("return window.acceldLive.events;"))
+
+    def assertPanelsInWords(self, stack):
+        """Every counter acceld sends is shown, labelled in words with a hint
+        (a title), never by the code's name."""
+        rows = self.driver.execute_script(
+            "return [...document.querySelectorAll('#device dt, #counters dt')].map(dt => [dt.textContent, dt.title, dt.nextElementSibling.dataset.key]);")
+        keys = set(stack.acceld_status()["counters"])
+        self.assertLessEqual(keys, {key for _, _, key in rows}, "every counter acceld sends is shown")
+        for label, title, _ in rows:
+            self.assertRegex(label, r"^[a-z][a-z0-9 ,'-]*$", "a label in words (no camelCase, no code name)")
+            self.assertGreater(len(title), 15, f"{label!r} has a hint")
+        panel = self.driver.find_element("css selector", "section.device").text
+        self.assertNotRegex(panel, r"\b[a-z]+[A-Z][A-Za-z]*\b", "no camelCase name visible")
+        # A counter a newer acceld adds reads as words too.
+        unknown = self.driver.execute_script("return window.acceldWords.counter('lateWakeUps');")
+        self.assertEqual(unknown["label"], "late wake ups")
+        self.assertIn("lateWakeUps", unknown["hint"])
+
+    def assertEventTimesAreLocal(self, started):
+        """Each line of the log starts with this machine's local time, with
+        milliseconds, between acceld's start and now (acceld's own t is its
+        monotonic clock: shown as it is, it would be neither)."""
+        lines = self.driver.execute_script("return [...document.querySelectorAll('#log li')].map(li => li.textContent);")
+        self.assertGreaterEqual(len(lines), 8, lines)
+        earliest, span = started - 1, time.time() + 1 - (started - 1)
+        for line in lines:
+            found = re.match(r"(\d\d):(\d\d):(\d\d)\.(\d\d\d) \S", line)
+            self.assertIsNotNone(found, f"{line!r} starts with a local time, hh:mm:ss.mmm")
+            hours, minutes, seconds, milliseconds = map(int, found.groups())
+            shown = hours * 3600 + minutes * 60 + seconds + milliseconds / 1000
+            self.assertLessEqual((shown - seconds_of_day(earliest)) % 86400, span, f"{line!r}: a time since acceld started, in local time")
+
+    def assertLabelsApart(self, boxes, plot_width):
+        for box in boxes:
+            self.assertTrue(0 <= box["x"] and box["x"] + box["width"] <= plot_width + 0.5, f"{box} inside the plot")
+        self.assertEqual(overlapping(boxes), [], "no two labels overlap")
+
+    def test_plot_labels_never_overlap_whatever_their_number(self):
+        stack = Stack("rest")
+        try:
+            self.driver.get(stack.base + "/")
+            wait_for(lambda: self.live("link") == "live", 10, "the page to connect")
+            # The old picture's crowd (six gaps in 80 px), a denser one, and
+            # labels at both edges.
+            for labels in [[(x, f"{n} lost") for x, n in zip([880, 898, 912, 918, 922, 960], [6, 1, 1, 2, 4, 1])],
+                           [(i * 7 % 300, f"{i % 23 + 1} lost" if i % 5 else f"shake {i / 10:.2f} s") for i in range(60)],
+                           [(895, "fall 1.25 m"), (-40, "shake 1.43 s")]]:
+                boxes = self.driver.execute_script(LAYOUT, labels, 900)
+                self.assertGreaterEqual(len(boxes), min(3, len(labels)), "labels are placed, not all left out")
+                self.assertLabelsApart(boxes, 900)
+            # Labels far apart all stay, in the top lane.
+            boxes = self.driver.execute_script(LAYOUT, [(i * 150, f"{i} lost") for i in range(6)], 900)
+            self.assertEqual([b["lane"] for b in boxes], [0] * 6)
+        finally:
+            self.driver.get("about:blank")  # before its gateway goes, or the page's retries reach the next test's log
+            stack.stop()
+
+    def save_picture(self, stack, path):
+        """The README's picture (scripts/screenshot.sh): the whole page, and
+        only of a quiet run, since acceld's counters are its whole run's."""
+        size = self.driver.get_window_size()
+        chrome = size["height"] - self.driver.execute_script("return window.innerHeight;")
+        self.driver.set_window_size(size["width"], self.driver.execute_script("return document.documentElement.scrollHeight;") + chrome)
+        time.sleep(0.5)  # redrawn at the new size
+        self.driver.save_screenshot(path)
+        self.driver.set_window_size(size["width"], size["height"])
+        lost, gaps = stack.acceld_status()["counters"]["lost"], self.live("gaps")
+        shown = self.driver.find_element("css selector", "#counters dd[data-key=lost]").text
+        if lost or gaps or shown != "0":
+            os.remove(path)
+            self.fail(f"not a quiet run: acceld lost {lost} samples (the page shows {shown}), the page saw {gaps} gaps: no picture")
 
     def test_a_phone_page_reads_devicemotion(self):
         stack = Stack("rest")

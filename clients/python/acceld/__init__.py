@@ -12,6 +12,7 @@
 
 docs/PROTOCOL.md in the acceld repository describes the wire protocol.
 """
+from .clock import wall_time
 from .client import DEFAULT_SOCKET, EVENT_STREAMS, STREAMS, Motion, Updates, connect, default_socket
 from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, DeviceError, NoGyroscope, NotPermitted,
                      PermissionDenied, ProtocolError, RequestError)
@@ -23,7 +24,7 @@ from .messages import (Attitude, Calibration, Configured, Counters, Device, Disc
 __version__ = "0.2.0"
 
 __all__ = [
-    "DEFAULT_SOCKET", "EVENT_STREAMS", "STREAMS", "Motion", "Updates", "connect", "default_socket",
+    "wall_time", "DEFAULT_SOCKET", "EVENT_STREAMS", "STREAMS", "Motion", "Updates", "connect", "default_socket",
     "AcceldError", "ConnectionLost", "DaemonNotRunning", "DeviceError", "NoGyroscope", "NotPermitted",
     "PermissionDenied", "ProtocolError", "RequestError",
     "Attitude", "Calibration", "Configured", "Counters", "Device", "Disconnected", "Dropped", "Error",

@@ -134,3 +134,13 @@ def test_the_client_is_the_daemons_release():
     pyproject = (REPO / "clients" / "python" / "pyproject.toml").read_text()
     assert acceld.__version__ == daemon
     assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == daemon
+
+
+def test_wall_time_turns_a_monotonic_t_into_now():
+    import time
+    # A message stamped now reads as now on the wall clock, within the
+    # instants between the two clock reads.
+    before = time.time()
+    stamped = acceld.wall_time(time.monotonic())
+    assert before - 0.001 <= stamped <= time.time() + 0.001
+    assert acceld.wall_time(100.0) - acceld.wall_time(99.0) == pytest.approx(1.0, abs=1e-3)
