@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -283,6 +284,59 @@ def run_errors(runner: Runner) -> None:
     check(listed <= covered, f"docs/ERRORS.md: every exit code of the table has a command or a hardware note (missing: {sorted(listed - covered)})")
 
 
+def run_demo(runner: Runner) -> None:
+    """The README's first command, as a person runs it: progress at once,
+    events in words, the live page up until Ctrl-C."""
+    out = subprocess.run(["scripts/demo.sh", "--help"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    check(out.returncode == 0 and "--seconds N" in out.stdout and "Usage:" in out.stdout,
+          "scripts/demo.sh --help explains its options without building")
+    env = dict(runner.env, DEMO_PORT="18086")
+    started = time.monotonic()
+    demo = subprocess.Popen(["scripts/demo.sh", "tour"], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: list[tuple[float, str]] = []
+    os.set_blocking(demo.stdout.fileno(), False)
+
+    def read_until(pattern: str, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            chunk = demo.stdout.readline()
+            if chunk:
+                lines.append((time.monotonic() - started, chunk.rstrip("\n")))
+                if re.search(pattern, chunk):
+                    return True
+            elif demo.poll() is not None:
+                return False
+            else:
+                time.sleep(0.05)
+        return False
+
+    def page_answers() -> bool:
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:18086/", timeout=5) as reply:
+                return reply.status == 200
+        except OSError:
+            return False
+
+    try:
+        first = read_until(r".", 30)
+        check(first and lines[0][0] <= 5, f"demo.sh says what it does within 5 s (first line after {lines[0][0] if lines else '-'} s: {lines[0][1] if lines else 'none'})")
+        check(read_until(r"live page is on", 900), "demo.sh builds, then serves the live page")
+        check(read_until(r"^\d\d:\d\d:\d\d\.\d{3} orientation", 60), "demo.sh shows events in words, at their local time")
+        shown = [l for _, l in lines]
+        check(not any(l.lstrip().startswith("{") for l in shown), "demo.sh shows no raw JSON")
+        # The old demo took the page down with its 30 s client.
+        read_until(r"^$never", 35)
+        check(demo.poll() is None and page_answers(), "after 35 s the demo and its live page are still up")
+        os.killpg(demo.pid, signal.SIGINT)
+        demo.wait(timeout=30)
+        rest = demo.stdout.read() or ""
+        check(demo.returncode == 0 and "demo: stopped" in rest and not page_answers(),
+              f"Ctrl-C ends the demo cleanly and takes the page down (exit {demo.returncode})")
+    finally:
+        Runner.stop(demo)
+
+
 def help_text(runner: Runner, program: str, subcommand: str | None, cache: dict) -> str:
     key = (program, subcommand)
     if key not in cache:
@@ -330,7 +384,7 @@ def run_help(runner: Runner) -> None:
 
 
 def main() -> int:
-    parts = {"blocks": run_blocks, "errors": run_errors, "help": run_help}
+    parts = {"blocks": run_blocks, "errors": run_errors, "help": run_help, "demo": run_demo}
     chosen = sys.argv[1:] or list(parts)      # e.g. scripts/docs-test.py help
     if not set(chosen) <= set(parts):
         print(f"usage: {sys.argv[0]} [{' | '.join(parts)}]...", file=sys.stderr)

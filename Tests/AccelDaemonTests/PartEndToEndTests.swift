@@ -40,6 +40,19 @@ struct PartEndToEndTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test("the watch reply names the fields frames carry: rotation only from a part with a gyroscope", arguments: [("LIS3DH", false), ("LSM6DSO", true)])
+    func watchNamesServedFields(part: String, gyroscope: Bool) throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--part", part])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        let reply = try #require(client.request(#"{"class":"watch","streams":["frames"]}"#))
+        let fields = reply["fields"] as? [String] ?? []
+        #expect(fields == ["acc", "gravity", "user", "attitude"] + (gyroscope ? ["rotation"] : []), "\(fields)")
+        let frame = try #require(client.next("frame"))
+        #expect((frame["rotationRate"] != nil) == gyroscope, "\(frame)")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test("a client's latency raises the FIFO's watermark; frames come in batches, in order; a client without one sets it back to 1")
     func latencyBatches() throws {
         let daemon = try DaemonProcess(["--simulate", "rest", "--part", "LIS3DH", "--rate", "400"])

@@ -75,6 +75,29 @@ struct FirstTenMinutesTests {
         #expect(screens >= 1 && Double(screens) <= seconds * 25 + 2, "\(screens) screens in \(seconds) s")
     }
 
+    @Test("watch --direct's shake and fall figures are the daemon pipeline's, as acceld replay gives them")
+    func directFiguresAreTheDaemons() throws {
+        let time = VirtualTime()
+        let model = ChipModel(profile: .lis302dl, motion: MotionScript.named("demo")!, time: time)
+        let driver = try Accelerometer(bus: model, time: time)
+        try driver.configure(DeviceConfiguration(range: 2, rate: 100))
+        var reader = DirectReader(driver: driver, time: time)
+        var state = WatchState()
+        while time.seconds < MotionScript.named("demo")!.duration {
+            reader.readReady(into: &state, clock: .sinceStart(0))
+            time.sleep(nanoseconds: UInt64(reader.keyWaitMilliseconds) * 1_000_000)
+        }
+        let replayed = try acceld(["replay", "demo", "--events-only"])
+        func figure(_ lines: [String], _ pattern: Regex<(Substring, Substring)>) -> String? { lines.lazy.compactMap { $0.firstMatch(of: pattern)?.1 }.first.map(String.init) }
+        let replayLines = replayed.stdout.split(separator: "\n").map(String.init)
+        let shake = figure(replayLines, /"class":"shake","t":[0-9.]+,"phase":"end"[^}]*"duration":([0-9.]+)/)
+        #expect(shake != nil && figure(state.events, /shake over: ([0-9.]+) s/).map { abs(Double($0)! - Double(shake!)!) < 0.015 } == true,
+                "replay's shake \(shake ?? "none"), watch's \(state.events)")
+        let height = figure(replayLines, /"class":"freefall"[^}]*"phase":"end"[^}]*"height":([0-9.]+)/)
+        #expect(height != nil && figure(state.events, /free fall over: [0-9.]+ s, about ([0-9.]+) m/).map { abs(Double($0)! - Double(height!)!) < 0.015 } == true,
+                "replay's fall \(height ?? "none"), watch's \(state.events)")
+    }
+
     @Test("watch --direct reads every sample the chip makes, at 100 and 400 Hz", arguments: [100, 400])
     func directReaderMissesNone(rate: Int) throws {
         let time = VirtualTime()
