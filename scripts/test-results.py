@@ -29,6 +29,8 @@ CHECK = re.compile(r"CHECK (PASS|FAIL|INCONCLUSIVE): (.*)")
 HOST_CHECK = re.compile(r"^[a-z0-9-]+: (PASS|FAIL|SKIP): (.*)")
 UNITTEST_NAME = re.compile(r"^(test\w*) \(([\w.]+)\)")
 UNITTEST_VERDICT = re.compile(r" \.\.\. (ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$")
+# A test that printed after its name: unittest's verdict on a line alone.
+UNITTEST_BARE_VERDICT = re.compile(r"^(ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$")
 FUZZ_TARGET = re.compile(r"^== (fuzz-\w+)")
 
 
@@ -53,7 +55,7 @@ def cases_from_log(lines):
             yield "host", key(m.group(2)), verdict, m.group(2)
             continue
         named = UNITTEST_NAME.match(line)
-        verdict = UNITTEST_VERDICT.search(line)
+        verdict = UNITTEST_VERDICT.search(line) or (UNITTEST_BARE_VERDICT.match(line) if pending else None)
         if named and not verdict:
             pending = named
         if verdict and (named or pending):
