@@ -43,12 +43,14 @@ fi
 source scripts/setup.sh
 
 # SwiftPM prints "[step/steps] Compiling ..." per step: shown as one line
-# that counts on a terminal, every 50 steps otherwise; errors as they are.
+# that counts on a terminal, every 50 steps otherwise; the packages it
+# fetches on a fresh clone and errors as they come.
 progress() {
     awk -v tty="$([ -t 2 ] && echo 1 || echo 0)" '
         /^\[[0-9]+\/[0-9]+\]/ { split(substr($1, 2), n, "/"); if (tty) printf "\rdemo: building %s: step %d of %d ", product, n[1], n[2] > "/dev/stderr";
                                 else if (n[1] % 50 == 0 && n[1] > 0) printf "demo: building %s: step %d of %d\n", product, n[1], n[2] > "/dev/stderr"; next }
         /error:|warning: / { print > "/dev/stderr"; next }
+        /^(Fetching|Fetched|Computing|Creating working copy|Working copy)/ { print "demo: " $0 > "/dev/stderr"; next }
         /Build of product|Build complete/ { if (tty) printf "\r"; print "demo: " product " built" > "/dev/stderr" }' product="$1"
 }
 echo "demo: building acceld, acceld-gateway and accelctl (the first build takes a few minutes)" >&2
