@@ -46,7 +46,7 @@ struct ConfigurationTests {
         ("[device]\npart = LIS302DL\nrange = 4\n", 3, "[device] range: ±4 g is not available on the LIS302DL: choose one of 2, 8"),
         ("[device]\npart = LIS3DH\nmode = low-power\nrate = 1344\n", 4, "[device] rate: 1344 Hz is not available on the LIS3DH in low-power mode: choose one of 1, 10, 25, 50, 100, 200, 400, 1620, 5376"),
         ("[device]\npart = LIS331HH\nmode = high-resolution\n", 3, "[device] mode: 'high-resolution' is not a mode of the LIS331HH: choose one of normal"),
-        ("[device]\npart = LIS3DHX\n", 2, "[device] part: 'LIS3DHX' is not one of auto, LIS302DL, LIS331DLH"),
+        ("[device]\npart = LIS3DHX\n", 2, "[device] part: 'LIS3DHX' is not one of auto, H3LIS331DL, LIS2DH12, LIS302DL, LIS331DL, LIS331DLH"),
         ("[device]\naddress = 0x3a0\n", 2, "is not a 7-bit hex address"),
         ("[device]\nmount-matrix = 1, 0, 0\n", 2, "found 1 rows"),
         ("[gravity]\nfilter = kalman\n", 2, "'kalman' is not a filter: choose classic, exponential, adaptive"),
