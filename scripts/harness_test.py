@@ -123,6 +123,15 @@ class Harness(unittest.TestCase):
         prelude = f"set -euo pipefail; ACCELD_CACHE={self.dir}/cache; source {ROOT}/scripts/test-cache.sh; "
         return subprocess.run(["bash", "-c", prelude + script], capture_output=True, text=True)
 
+    def test_building_from_nothing_keeps_its_cache_outside_the_clone(self):
+        # dpkg-buildpackage's clean walks the tree: a chroot in it broke it.
+        run = subprocess.run(["bash", "-c", f"cd {ROOT}; ACCELD_TEST_CACHE=off XDG_CACHE_HOME={self.dir}/xdg; "
+                              f"source scripts/test-cache.sh; echo \"$ACCELD_CACHE\""], capture_output=True, text=True)
+        cache = run.stdout.strip()
+        self.assertTrue(cache.startswith(f"{self.dir}/xdg/acceld-test-off/"), run.stdout + run.stderr)
+        self.assertFalse(os.path.realpath(cache).startswith(os.path.realpath(ROOT) + os.sep))
+        self.assertIn("building everything from nothing", run.stderr)
+
     def test_a_damaged_or_half_made_entry_is_made_again(self):
         make = ('cache_entry thing 1.0 "a b"; if cache_ready f; then echo REUSED; else '
                 'cache_begin; echo data > "$entry.partial/f"; cache_commit f; echo MADE; fi; echo "$entry"')

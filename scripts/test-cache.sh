@@ -5,9 +5,10 @@
 # that the next run on this machine (CI's fresh clone too) reuses them.
 #
 #   $ACCELD_CACHE  ${XDG_CACHE_HOME:-~/.cache}/acceld-test; with
-#                  ACCELD_TEST_CACHE=off, .build-test/no-cache in the clone,
-#                  emptied at the start of each test.sh run: everything is
-#                  built from nothing, as on a fresh machine.
+#                  ACCELD_TEST_CACHE=off, acceld-test-off/<hash of the
+#                  clone's path> beside it, emptied at the start of each
+#                  test.sh run: everything is built from nothing, as on a
+#                  fresh machine.
 #   cache_entry NAME INPUT...   sets $entry to NAME's folder for exactly
 #                  these inputs ($ACCELD_CACHE/NAME/<hash of the inputs>)
 #   cache_ready [FILE...]       true when $entry is whole: made to the end
@@ -30,7 +31,9 @@ cache_remove() {
 }
 
 if [ "${ACCELD_TEST_CACHE:-on}" = off ]; then
-    export ACCELD_CACHE=${ACCELD_NO_CACHE_DIR:-$PWD/.build-test/no-cache}
+    # Outside the clone too: dpkg-buildpackage's clean walks the source
+    # tree with find, and a sid chroot's /proc beneath it failed the walk.
+    export ACCELD_CACHE=${ACCELD_NO_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/acceld-test-off/$(printf '%s' "$PWD" | sha256sum | cut -c1-12)}
     if [ -z "${ACCELD_NO_CACHE_DIR:-}" ]; then
         # Once per run: stages started by this run share what they built.
         export ACCELD_NO_CACHE_DIR=$ACCELD_CACHE
