@@ -14,6 +14,7 @@ public struct DirectReader {
     private var pipeline: MotionPipeline
     /// Samples read so far.
     public private(set) var count: UInt64 = 0
+    private var lastCall: UInt64?
 
     public init(driver: Accelerometer, time: TimeSource, settings: MotionSettings = MotionSettings()) {
         self.driver = driver
@@ -27,7 +28,14 @@ public struct DirectReader {
     /// Reads every sample the chip made since the last call into `state`.
     public mutating func readReady(into state: inout WatchState, clock: EventClock = .wallClock) {
         var events: [MotionEvent] = []
-        while let reading = try? driver.read(), reading.status.contains(.dataReady) {
+        // No more reads than samples the chip can have made since the last
+        // call: a data-ready bit stuck at 1 (i2c-stub's) must not hold the
+        // view in this loop for ever.
+        let now = time.nanoseconds
+        var budget = Int((now - min(lastCall ?? now, now)) / driver.outputPeriodNanoseconds) + 2
+        lastCall = now
+        while budget > 0, let reading = try? driver.read(), reading.status.contains(.dataReady) {
+            budget -= 1
             let sample = Sample(seq: count, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts))
             let frame = pipeline.process(sample, events: &events)
             count += 1

@@ -116,6 +116,23 @@ struct FirstTenMinutesTests {
         #expect(state.events.contains { $0.contains("orientation") }, "the tour's turns reach the pipeline: \(state.events)")
     }
 
+    @Test("watch --direct on a data-ready bit stuck at 1 reads a sample a period, and comes back to draw")
+    func directReaderStuckReady() throws {
+        let time = VirtualTime()
+        let model = ChipModel(profile: .lis302dl, motion: MotionScript.rest(), time: time)
+        let driver = try Accelerometer(bus: model, time: time)
+        try driver.configure(DeviceConfiguration(range: 2, rate: 100))
+        model.dataReadyAlwaysSet = true
+        var reader = DirectReader(driver: driver, time: time)
+        var state = WatchState()
+        for _ in 0..<100 {
+            reader.readReady(into: &state, clock: .sinceStart(0))
+            time.sleep(nanoseconds: UInt64(reader.keyWaitMilliseconds) * 1_000_000)
+        }
+        // 100 calls half a period apart: 50 periods, at most 2 reads a call.
+        #expect(reader.count <= 200 && reader.count >= 50, "\(reader.count) reads")
+    }
+
     @Test("a trace names the part it was recorded on; a six-axis part refuses a trace without rates")
     func traceParts() throws {
         let trace = try Trace(parsing: "# device: LSM6DSO at chip model (tour), ±2 g, 104 Hz\nt,x,y,z\n0,0,0,1\n0.01,0,0,1\n", source: "t.csv")
