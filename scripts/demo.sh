@@ -40,6 +40,8 @@ if [ -n "$seconds" ] && ! [[ $seconds =~ ^[0-9]+([.][0-9]+)?$ ]]; then
     echo "demo: --seconds takes a number of seconds, not '$seconds'" >&2; exit 64
 fi
 
+# Said before anything else, so that a person sees it start at once.
+echo "demo: checking what it needs, then building" >&2
 source scripts/setup.sh
 
 # SwiftPM prints "[step/steps] Compiling ..." per step: shown as one line

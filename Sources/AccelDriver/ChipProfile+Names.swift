@@ -21,24 +21,26 @@ extension ChipProfile {
 
     /// Where an address was not one at all: the table's addresses, by part.
     public static var addressAdvice: String {
-        var groups: [(addresses: [UInt8], names: [String])] = []
-        for profile in inReadingOrder {
-            if let index = groups.firstIndex(where: { $0.addresses == profile.addresses }) { groups[index].names.append(profile.name) }
-            else { groups.append((profile.addresses, [profile.name])) }
-        }
-        return "use one in the table of parts: " + groups.map { group in
-            group.addresses.map(hex).joined(separator: " or ") + " (" + group.names.joined(separator: ", ") + ")"
+        "use one in the table of parts: " + grouped(inReadingOrder, by: \.addresses, names: { [$0.name] }).map { group in
+            group.key.map(hex).joined(separator: " or ") + " (" + group.names.joined(separator: ", ") + ")"
         }.joined(separator: "; ") + ". The 8-bit forms (twice these) are not addresses"
     }
 
     /// "LIS302DL/LIS331DL with 0x3b, LIS331DLH/LIS331HH/H3LIS331DL with 0x32, ...".
     public static var summary: String {
-        var groups: [(id: UInt8, names: [String])] = []
-        for profile in supported {
-            let names = [profile.name] + profile.aliases
-            if let index = groups.firstIndex(where: { $0.id == profile.whoAmI }) { groups[index].names += names }
-            else { groups.append((profile.whoAmI, names)) }
+        grouped(supported, by: \.whoAmI, names: { [$0.name] + $0.aliases })
+            .map { $0.names.joined(separator: "/") + " with " + hex($0.key) }.joined(separator: ", ")
+    }
+
+    /// The parts' names gathered under each value of `key`, in the order
+    /// the values first appear.
+    private static func grouped<Key: Equatable>(_ parts: [ChipProfile], by key: (ChipProfile) -> Key,
+                                                names: (ChipProfile) -> [String]) -> [(key: Key, names: [String])] {
+        var groups: [(key: Key, names: [String])] = []
+        for profile in parts {
+            if let index = groups.firstIndex(where: { $0.key == key(profile) }) { groups[index].names += names(profile) }
+            else { groups.append((key(profile), names(profile))) }
         }
-        return groups.map { $0.names.joined(separator: "/") + " with " + hex($0.id) }.joined(separator: ", ")
+        return groups
     }
 }

@@ -135,12 +135,34 @@ class Runner:
             out = self.stop(process)
             return all(p in out for p in e.prints), out
         try:
-            out, _ = process.communicate(input=e.stdin, timeout=TIMEOUT)
+            out = self.typed(process, e) if e.stdin is not None else process.communicate(timeout=TIMEOUT)[0]
         except subprocess.TimeoutExpired:
             return False, f"still running after {TIMEOUT} s: {self.stop(process)[-600:]}"
         wanted = 0 if e.kind == "ok" else e.code
         ok = process.returncode == wanted and all(p in out for p in e.prints)
         return ok, f"exit {process.returncode}: {out[-600:]}"
+
+    @staticmethod
+    def typed(process: subprocess.Popen, e: Expectation) -> str:
+        """As a person types a line and waits for the answer before ending
+        the input: ending it at once would let socat give up on the reply
+        after its half second, which a busy host can take."""
+        process.stdin.write(e.stdin)
+        process.stdin.flush()
+        fd = process.stdout.fileno()
+        os.set_blocking(fd, False)
+        out, deadline = b"", time.monotonic() + TIMEOUT
+        while not all(p.encode() in out for p in e.prints) and process.poll() is None and time.monotonic() < deadline:
+            try:
+                out += os.read(fd, 65536)
+            except BlockingIOError:
+                time.sleep(0.05)
+        process.stdin.close()
+        os.set_blocking(fd, True)
+        while chunk := os.read(fd, 65536):
+            out += chunk
+        process.wait(timeout=TIMEOUT)
+        return out.decode(errors="replace")
 
     def end_block(self) -> None:
         for process in self.background:
