@@ -4,7 +4,9 @@ extension ChipProfile {
     /// The parts in the order people are shown them: the 3-axis parts, then
     /// the six-axis ones, each group alphabetical.
     public static var inReadingOrder: [ChipProfile] {
-        supported.sorted { ($0.gyroscope == nil ? 0 : 1, $0.name) < ($1.gyroscope == nil ? 0 : 1, $1.name) }
+        let threeAxis: [ChipProfile] = supported.filter { $0.gyroscope == nil }.sorted { $0.name < $1.name }
+        let sixAxis: [ChipProfile] = supported.filter { $0.gyroscope != nil }.sorted { $0.name < $1.name }
+        return threeAxis + sixAxis
     }
 
     /// Every name a person may give, each part followed by its other names.
@@ -21,15 +23,20 @@ extension ChipProfile {
 
     /// Where an address was not one at all: the table's addresses, by part.
     public static var addressAdvice: String {
-        "use one in the table of parts: " + grouped(inReadingOrder, by: \.addresses, names: { [$0.name] }).map { group in
-            group.key.map(hex).joined(separator: " or ") + " (" + group.names.joined(separator: ", ") + ")"
-        }.joined(separator: "; ") + ". The 8-bit forms (twice these) are not addresses"
+        // Spelt out step by step: as one expression, Swift 6.2's type
+        // checker gave up on it ("unable to type-check ... in reasonable time").
+        let groups: [(key: [UInt8], names: [String])] = grouped(inReadingOrder, by: \.addresses, names: { [$0.name] })
+        let entries: [String] = groups.map { group in
+            let addresses: String = group.key.map(hex).joined(separator: " or ")
+            return "\(addresses) (\(group.names.joined(separator: ", ")))"
+        }
+        return "use one in the table of parts: \(entries.joined(separator: "; ")). The 8-bit forms (twice these) are not addresses"
     }
 
     /// "LIS302DL/LIS331DL with 0x3b, LIS331DLH/LIS331HH/H3LIS331DL with 0x32, ...".
     public static var summary: String {
-        grouped(supported, by: \.whoAmI, names: { [$0.name] + $0.aliases })
-            .map { $0.names.joined(separator: "/") + " with " + hex($0.key) }.joined(separator: ", ")
+        let groups: [(key: UInt8, names: [String])] = grouped(supported, by: \.whoAmI, names: { [$0.name] + $0.aliases })
+        return groups.map { "\($0.names.joined(separator: "/")) with \(hex($0.key))" }.joined(separator: ", ")
     }
 
     /// The parts' names gathered under each value of `key`, in the order
