@@ -149,15 +149,19 @@ final class RequestRouter: @unchecked Sendable {
     }
 
     /// Measures the offset over `seconds` of readings (FlatCalibration) on
-    /// the sampler's thread; the result is saved and applied from here.
+    /// the sampler's thread, where the collector is also installed: the
+    /// sampler reads and clears it between two reads. The result is saved
+    /// and applied from here.
     private func calibrateFlat(seconds: Double, for session: Session) {
-        let (mountMatrix, scale) = hub.onSampler { [sampler] in (sampler.mountMatrix, sampler.calibration.scale) }
-        var calibration = FlatCalibration(seconds: seconds, rate: hub.device.rate, mountMatrix: mountMatrix, scale: scale)
-        let control = hub.control
-        sampler.collect { [self] g in
-            guard let outcome = calibration.add(g) else { return false }
-            control.async { [self] in finishFlat(outcome, for: session) }
-            return true
+        let (control, rate) = (hub.control, hub.device.rate)
+        hub.onSampler { [sampler] in
+            var calibration = FlatCalibration(seconds: seconds, rate: rate, mountMatrix: sampler.mountMatrix,
+                                              scale: sampler.calibration.scale)
+            sampler.collect { [self] g in
+                guard let outcome = calibration.add(g) else { return false }
+                control.async { [self] in finishFlat(outcome, for: session) }
+                return true
+            }
         }
     }
 

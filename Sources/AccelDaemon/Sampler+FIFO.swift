@@ -59,7 +59,7 @@ extension Sampler {
     /// nothing is published from it, and the next read comes soon.
     private func readFIFOStatus() throws -> Accelerometer.FIFOStatus? {
         do { return try driver!.readFIFOStatus() } catch let error as Accelerometer.FIFOStatusError {
-            counters.busErrors += 1
+            publisher.counters.busErrors += 1
             logger.warning("\(error)")
             return nil
         }
@@ -85,7 +85,7 @@ extension Sampler {
             publish(FIFOReader.Batch(samples: fifo.samples, first: seq, readAt: now, readUntil: after))
             return true
         }
-        counters.overruns += status.overrun ? 1 : 0
+        publisher.counters.overruns += status.overrun ? 1 : 0
         resynchronise = false
         guard let batch = fifo.numberAfterGap(readAt: now, until: after, next: seq, lock: phase, lastInstant: lastInstant) else { return false }
         publish(batch)
@@ -101,7 +101,7 @@ extension Sampler {
     /// Publishes a batch's samples as `first`, `first + 1`, ... (samples
     /// skipped before `first` are counted lost).
     private func publish(_ batch: FIFOReader.Batch) {
-        counters.lost += Int(batch.first - seq)
+        publisher.counters.lost += Int(batch.first - seq)
         seq = batch.first
         let count = batch.samples.count
         // The newest sample was made in the period before the read: a
@@ -122,8 +122,7 @@ extension Sampler {
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(samples.count)
         for (index, sample) in samples.enumerated() {
-            let (frame, events) = deliver(sample.counts, rotation: sample.rotation, instant: instant(index))
-            deliveries.append(Delivery(frame: frame, events: events))
+            deliveries.append(deliver(sample.counts, rotation: sample.rotation, instant: instant(index)))
         }
         send(.batch(deliveries))
     }
@@ -133,7 +132,7 @@ extension Sampler {
     @discardableResult
     public func allowLatency(milliseconds: Double?) throws -> Int {
         latency = milliseconds
-        defer { if holdLimit == nil { release() } }
+        defer { if holdLimit == nil { publisher.release() } }
         guard let driver else { return 0 }
         let watermark = FIFOReader.watermark(latency: milliseconds, rate: configuration.rate, profile: driver.profile)
         guard watermark != configuration.fifoWatermark else { return watermark }

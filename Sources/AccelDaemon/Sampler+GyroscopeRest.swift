@@ -37,6 +37,6 @@ extension Sampler {
     /// The fusion's offset estimate starts from the calibration's (chip
     /// axes, dps) turned into the board's axes in rad/s, as the rates are.
     func startGyroscopeBias() {
-        pipeline.gyroscopeBias = calibration.gyroscopeOffset.map { mountMatrix.apply($0 * (.pi / 180)) } ?? .zero
+        publisher.pipeline.gyroscopeBias = calibration.gyroscopeOffset.map { mountMatrix.apply($0 * (.pi / 180)) } ?? .zero
     }
 }

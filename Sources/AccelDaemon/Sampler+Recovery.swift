@@ -7,7 +7,7 @@ import AccelDriver
 /// Recovery policy.
 extension Sampler {
     func handleEmpty(_ now: UInt64) throws -> UInt64 {
-        counters.emptyReads += 1
+        publisher.counters.emptyReads += 1
         emptyStreak += 1
         if dataReady.sawEmpty() {
             let message = "the chip's data-ready bit clears again: following its clock by its data-ready bit again"
@@ -50,14 +50,14 @@ extension Sampler {
     func reconfigure(_ state: DeviceEvent.State, _ message: String) throws {
         try driver!.configure(configuration)
         restartPhase()
-        counters.reconfigurations += state == .reconfigured ? 1 : 0
+        publisher.counters.reconfigurations += state == .reconfigured ? 1 : 0
         emptyStreak = 0
         logger.notice("\(message)")
         send(.device(DeviceEvent(state: state, message: message)))
     }
 
     func handleFailure(_ error: Error, _ now: UInt64) -> UInt64 {
-        counters.busErrors += 1
+        publisher.counters.busErrors += 1
         if let busError = error as? BusError, !busError.isTransient {
             driver = nil  // reopen from scratch (an adapter that went away)
         }
@@ -87,14 +87,14 @@ extension Sampler {
             try driver!.verifyIdentity()
             if try !driver!.configurationIsIntact() {
                 try driver!.configure(configuration)
-                counters.reconfigurations += 1
+                publisher.counters.reconfigurations += 1
                 restartPhase()
             }
         } catch {
             return handleFailure(error, now)
         }
         if let event = recovery.recovered(at: now) {
-            counters.recoveries += 1
+            publisher.counters.recoveries += 1
             send(.device(event))
         }
         resynchronise = true

@@ -2,13 +2,14 @@
 import AccelCore
 import AccelDriver
 import AccelMotion
+import Dispatch
 
 /// What clients ask of the chip, through the control side (call on `queue`).
 extension Sampler {
-    public var settings: MotionSettings { pipeline.settings }
+    public var settings: MotionSettings { publisher.pipeline.settings }
 
     /// New tunables, keeping the pipeline's state (SIGHUP).
-    public func update(settings: MotionSettings) { pipeline.update(settings) }
+    public func update(settings: MotionSettings) { publisher.pipeline.update(settings) }
 
     /// Changes range, rate and mode on the running chip (the FIFO
     /// watermark follows the new rate).
@@ -44,5 +45,8 @@ extension Sampler {
     }
 
     /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.
-    public func collect(_ collect: @escaping (Vector3) -> Bool) { collector = collect }
+    public func collect(_ collect: @escaping (Vector3) -> Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))  // the reads use it between two wakes
+        publisher.collector = collect
+    }
 }

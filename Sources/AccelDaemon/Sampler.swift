@@ -9,7 +9,7 @@ import Logging
 import Synchronization
 
 /// Owns the chip: reads it once per output period, phase-locked to the
-/// chip's own clock, and feeds the pipeline. On a part with a FIFO, when
+/// chip's own clock, and feeds the publisher.pipeline. On a part with a FIFO, when
 /// clients allow the latency, it wakes once per watermark instead and reads
 /// every waiting sample in one transfer (Sampler+FIFO). Every piece of
 /// state is confined to `queue`; the live daemon drives it with a
@@ -29,14 +29,17 @@ public final class Sampler: @unchecked Sendable {
     public typealias Counters = SamplerCounters
 
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
-    public internal(set) var counters = Counters()
+    public var counters: Counters { publisher.counters }
     public internal(set) var configuration: DeviceConfiguration
     public internal(set) var driver: Accelerometer?
     /// Nanoseconds of the last step, for the watchdog (on another thread):
     /// a hung sampler stops it.
     public var lastStep: UInt64 { lastStepTime.load(ordering: .relaxed) }
     private let lastStepTime = Atomic<UInt64>(0)
-    public var output: (SamplerOutput) -> Void = { _ in }
+    public var output: (SamplerOutput) -> Void {
+        get { publisher.output }
+        set { publisher.output = newValue }
+    }
     /// SCHED_FIFO for the thread that runs the timer's steps ([daemon]
     /// realtime-priority; set before `start`).
     public var realtimePriority = 0
@@ -46,15 +49,19 @@ public final class Sampler: @unchecked Sendable {
 
     let time: TimeSource
     let connect: () throws -> Accelerometer
-    var pipeline: MotionPipeline
+    /// Numbers, counts and hands on what the reads find.
+    var publisher: Publisher
     let logger = Logger(label: "acceld.sampler")
     var phase: PhaseLock
     var dataReady = DataReadyGuard()
     var fifo = FIFOReader()
     var recovery = Recovery()
     private var timer: SamplerTimer?
-    /// The next sample's number.
-    var seq: UInt64 = 0
+    /// The next sample's number (the publisher's).
+    var seq: UInt64 {
+        get { publisher.seq }
+        set { publisher.seq = newValue }
+    }
     /// Estimated instant of the last published sample (ns).
     var lastInstant: Double?
     /// When the chip was last read, with or without data.
@@ -70,12 +77,9 @@ public final class Sampler: @unchecked Sendable {
     /// read, a quarter period after that instant, decides (see `decide`).
     var undecided: (reading: Reading, at: UInt64, earlier: UInt64)?
     private var lastReacquisitionLog: UInt64 = 0
-    /// Frames held back for clients that all allow latency (see `send`).
-    private var held: [Delivery] = []
     /// The part whose scales clients were told: another part answering at
     /// the address later is refused, never served with these scales.
     var servedPart: String?
-    var collector: ((Vector3) -> Bool)?
     /// The latency clients allow, ms (nil: none, samples as they come).
     var latency: Double?
 
@@ -93,7 +97,7 @@ public final class Sampler: @unchecked Sendable {
                 settings: MotionSettings, time: TimeSource) {
         self.connect = connect
         self.configuration = configuration
-        self.pipeline = MotionPipeline(settings: settings)
+        self.publisher = Publisher(settings: settings)
         self.time = time
         phase = PhaseLock(rate: configuration.rate)
     }
@@ -107,7 +111,7 @@ public final class Sampler: @unchecked Sendable {
         adoptAutomaticRate(driver.profile)
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         try driver.configure(configuration)
-        pipeline.gyroscopeRange = driver.rotationRange ?? .infinity
+        publisher.pipeline.gyroscopeRange = driver.rotationRange ?? .infinity
         self.driver = driver
         servedPart = driver.profile.name
         lastPoll = time.nanoseconds
@@ -136,7 +140,7 @@ public final class Sampler: @unchecked Sendable {
         timer?.stop()
         timer = nil
         releaseHeldFIFO(decidedBy: nil)
-        release()
+        publisher.release()
         if powerDown, let driver {
             do { try driver.powerDown() } catch { logger.warning("could not power the chip down: \(error)") }
         }
@@ -150,8 +154,8 @@ public final class Sampler: @unchecked Sendable {
         let delay = read(now)
         // Held frames leave before the next read would keep the oldest
         // longer than the clients allow.
-        if let oldest = held.first?.frame.t, let limit = holdLimit, Double(now + delay) - oldest * 1e9 > limit {
-            release()
+        if let oldest = publisher.oldestHeld, let limit = holdLimit, Double(now + delay) - oldest * 1e9 > limit {
+            publisher.release()
         }
         return delay
     }
@@ -163,7 +167,7 @@ public final class Sampler: @unchecked Sendable {
 
     private func read(_ now: UInt64) -> UInt64 {
         lastStepTime.store(now, ordering: .relaxed)
-        counters.wakes += 1
+        publisher.counters.wakes += 1
         if recovery.isFailing || driver == nil { return recover(now) }
         do {
             switch driver!.fifoWatermark {
@@ -207,11 +211,11 @@ public final class Sampler: @unchecked Sendable {
         case .publish:
             return nil
         case .reject(let next):
-            counters.impossibleReady += 1
+            publisher.counters.impossibleReady += 1
             phase.abandonProbe()
             return delay(until: next, from: now)
         case .stuck(let next):
-            counters.impossibleReady += 1
+            publisher.counters.impossibleReady += 1
             phase.abandonProbe()
             let message = "the chip's data-ready bit says new data sooner than its \(configuration.rate) Hz allow (stuck at 1, as on i2c-stub): reading it once a period by the clock instead, so that every published sample is a sample the chip made; if this is real hardware, power-cycle it"
             logger.warning("\(message)")
@@ -229,7 +233,7 @@ public final class Sampler: @unchecked Sendable {
     @discardableResult
     func publish(_ reading: Reading, at now: UInt64, as number: UInt64? = nil, late: Bool = false) -> Double {
         let overrun = reading.status.contains(.overrun)
-        if overrun { counters.overruns += 1 }
+        if overrun { publisher.counters.overruns += 1 }
         phase.recordRead(late: overrun || late)
         // Which sample is this? The next one, unless the chip overwrote some
         // (overrun) or we lost track (a fault, a reset): then the newest one
@@ -265,58 +269,36 @@ public final class Sampler: @unchecked Sendable {
         }
         if number == nil { instant = min(max(instant, Double(lastPoll) + 1), Double(now)) }
 
-        counters.lost += Int(current - seq)
-        seq = current
+        let missing = current - seq
         if phase.isLost && !dataReady.isPacing {
             // Reads keep coming too late: the fit has lost the chip's period
             // (a vCPU starved while acquiring left it railed at 1.15 periods
             // in the kernel stage, reading 87 % of the samples, or locked
             // onto every other one). A locked sampler overruns only when starved.
-            counters.reacquisitions += 1
+            publisher.counters.reacquisitions += 1
             if counters.reacquisitions == 1 || now - lastReacquisitionLog > 60_000_000_000 {
                 lastReacquisitionLog = now
                 logger.notice("\(phase.lateReads) of the last 32 reads found samples overwritten: acquiring the chip's phase again (\(counters.reacquisitions) times so far; said at most once a minute)")
             }
             phase.acquire()
         }
-        let (frame, events) = deliver(reading.counts, rotation: reading.rotation, instant: instant)
-        send(.frame(frame, events))
+        let delivery = deliver(reading.counts, rotation: reading.rotation, instant: instant, after: missing)
+        send(.frame(delivery.frame, delivery.events))
         return instant
     }
 
-    /// Turns the next sample (number `seq`, made at `instant`) into a frame
-    /// and its events.
-    func deliver(_ counts: Counts, rotation: Counts? = nil, instant: Double) -> (Frame, [MotionEvent]) {
+    /// Turns the sample `missing` periods after the last one, made at
+    /// `instant`, into a frame and its events.
+    func deliver(_ counts: Counts, rotation: Counts? = nil, instant: Double, after missing: UInt64 = 0) -> Delivery {
         let driver = driver!
         lastInstant = instant
-        if let collector, collector(driver.chipAcceleration(counts)) { self.collector = nil }
-        let sample = Sample(seq: seq, t: instant / 1e9, counts: counts, g: driver.acceleration(counts),
-                            rotationRate: rotation.flatMap(driver.rotationRate))
-        seq += 1
-        counters.published += 1
-        var events: [MotionEvent] = []
-        return (pipeline.process(sample, events: &events), events)
+        return publisher.deliver(counts, chip: driver.chipAcceleration(counts), g: driver.acceleration(counts),
+                                 rotation: rotation.flatMap(driver.rotationRate), at: instant, after: missing)
     }
 
-    /// Every output goes through here, to the hub, which writes it to each
-    /// client at once: a system call per client per frame. When every
-    /// watching client allows some latency (and no FIFO batches already),
-    /// frames are held and handed over together, as the FIFO would, with
-    /// one write per client for all of them.
-    func send(_ output: SamplerOutput) {
-        if case .frame(let frame, let events) = output, holdLimit != nil, held.count < 256 {
-            held.append(Delivery(frame: frame, events: events))
-            return
-        }
-        release()
-        self.output(output)
-    }
-
-    func release() {
-        guard !held.isEmpty else { return }
-        output(.batch(held))
-        held = []
-    }
+    /// Hands `output` on through the publisher, holding frames while the
+    /// clients allow it.
+    func send(_ output: SamplerOutput) { publisher.send(output, holdLimit: holdLimit) }
 
     /// How long a frame may be held (ns): the clients' latency less half a
     /// period (for a wake that comes late; `step` already releases before

@@ -51,7 +51,7 @@ struct GyroscopeCalibrationTests {
         sampler.mountMatrix = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")
         sampler.calibration = try #require(try store.load())
         let expected = Vector3(-1, -1, 1.5) * (.pi / 180)  // chip (1, -1, 1.5) dps through the matrix
-        #expect((sampler.pipeline.gyroscopeBias - expected).magnitude < 0.001 * .pi / 180 * 20, "\(sampler.pipeline.gyroscopeBias)")
+        #expect((sampler.publisher.pipeline.gyroscopeBias - expected).magnitude < 0.001 * .pi / 180 * 20, "\(sampler.publisher.pipeline.gyroscopeBias)")
 
         func yawOverFirstSecond(_ start: MotionPipeline) throws -> Double {
             var pipeline = start
@@ -65,8 +65,8 @@ struct GyroscopeCalibrationTests {
             }
             return yaw[yaw.count - 1] - yaw[0]
         }
-        let calibrated = try yawOverFirstSecond(sampler.pipeline)
-        var uncalibrated = sampler.pipeline
+        let calibrated = try yawOverFirstSecond(sampler.publisher.pipeline)
+        var uncalibrated = sampler.publisher.pipeline
         uncalibrated.gyroscopeBias = .zero
         let learning = try yawOverFirstSecond(uncalibrated)
         print("yaw in the first second: \(calibrated)° from the stored offset, \(learning)° learning it from zero")

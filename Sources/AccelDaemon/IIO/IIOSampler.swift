@@ -19,9 +19,12 @@ import Synchronization
 /// beside and each frame carries the rate of its own sample.
 public final class IIOSampler: @unchecked Sendable {
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
-    public private(set) var counters = SamplerCounters()
+    public var counters: SamplerCounters { publisher.counters }
     public private(set) var configuration: DeviceConfiguration
-    public var output: (SamplerOutput) -> Void = { _ in }
+    public var output: (SamplerOutput) -> Void {
+        get { publisher.output }
+        set { publisher.output = newValue }
+    }
     public var calibration: Calibration = .identity
     /// The configuration's mount matrix, after the driver's own.
     public var mountMatrix: MountMatrix = .identity
@@ -32,7 +35,7 @@ public final class IIOSampler: @unchecked Sendable {
     private let connect: (Int) throws -> IIOBuffer
     private let time: TimeSource
     private let logger = Logger(label: "acceld.iio")
-    var pipeline: MotionPipeline
+    var publisher: Publisher
     private var buffer: IIOBuffer?
     private var gyroscope: IIOBuffer?
     /// The gyroscope's scans read and not yet paired with the accelerometer's.
@@ -41,9 +44,7 @@ public final class IIOSampler: @unchecked Sendable {
     private var watcher: BufferWatcher?
     private var ticker: DispatchSourceTimer?
     private var numbering: ScanNumbering
-    private var seq: UInt64 = 0
     private var scans: [IIOScan] = []
-    private var collector: ((Vector3) -> Bool)?
     private var lastScan: UInt64 = 0
     private var stalled = false
 
@@ -53,7 +54,7 @@ public final class IIOSampler: @unchecked Sendable {
         self.connect = connect
         self.configuration = configuration
         self.time = time
-        pipeline = MotionPipeline(settings: settings)
+        publisher = Publisher(settings: settings)
         numbering = ScanNumbering(rate: configuration.rate)
     }
 
@@ -79,7 +80,7 @@ public final class IIOSampler: @unchecked Sendable {
             let gyroscope = try IIOBuffer(device: companion, rate: configuration.rate, sensor: .anglvel)
             self.gyroscope = gyroscope
             let bits = gyroscope.layout.element("in_anglvel_x")?.bits ?? 16
-            pipeline.gyroscopeRange = gyroscope.scale.x * Double(1 << (bits - 1))
+            publisher.pipeline.gyroscopeRange = gyroscope.scale.x * Double(1 << (bits - 1))
         } catch {
             logger.warning("\(companion): the gyroscope cannot be read through IIO (\(error)); frames go without its rotation rate")
         }
@@ -87,7 +88,7 @@ public final class IIOSampler: @unchecked Sendable {
 
     /// The gyroscope's full scale in dps, for hello.
     public var gyroscopeRange: Int? {
-        gyroscope.map { _ in Int((pipeline.gyroscopeRange * 180 / .pi).rounded()) }
+        gyroscope.map { _ in Int((publisher.pipeline.gyroscopeRange * 180 / .pi).rounded()) }
     }
 
     public func start() {
@@ -130,7 +131,7 @@ public final class IIOSampler: @unchecked Sendable {
     private func read() {
         let now = time.nanoseconds
         lastStepTime.store(now, ordering: .relaxed)
-        counters.wakes += 1
+        publisher.counters.wakes += 1
         guard let buffer else { return }
         scans.removeAll(keepingCapacity: true)
         do {
@@ -143,13 +144,13 @@ public final class IIOSampler: @unchecked Sendable {
             return
         }
         guard !scans.isEmpty else {
-            counters.emptyReads += 1
+            publisher.counters.emptyReads += 1
             return
         }
         lastScan = now
         if stalled {
             stalled = false
-            output(.device(DeviceEvent(state: .back, message: "\(buffer.device) sends samples again")))
+            publisher.send(.device(DeviceEvent(state: .back, message: "\(buffer.device) sends samples again")))
         }
         var deliveries: [Delivery] = []
         for scan in scans {
@@ -160,7 +161,7 @@ public final class IIOSampler: @unchecked Sendable {
             }
             if numbering.isHolding(scan.timestamp) { held = scan }
         }
-        flush(deliveries)
+        publisher.send(deliveries)
     }
 
     /// A scan whose gap waits for the next scan's stamp (`ScanNumbering`).
@@ -168,17 +169,10 @@ public final class IIOSampler: @unchecked Sendable {
 
     /// The scan numbered `missing` samples after the previous one, as a frame.
     private func deliver(_ scan: IIOScan, after missing: Int, buffer: IIOBuffer) -> Delivery {
-        counters.lost += missing
-        seq += UInt64(missing)
         let chip = buffer.chipValue(scan.counts)
-        if let collector, collector(chip) { self.collector = nil }
         let g = mountMatrix.apply(buffer.mountMatrix.apply(calibration.apply(chip)))
-        var events: [MotionEvent] = []
-        let sample = Sample(seq: seq, t: Double(scan.timestamp) / 1e9, counts: scan.counts, g: g, rotationRate: rate(at: scan.timestamp))
-        let frame = pipeline.process(sample, events: &events)
-        seq += 1
-        counters.published += 1
-        return Delivery(frame: frame, events: events)
+        return publisher.deliver(scan.counts, chip: chip, g: g, rotation: rate(at: scan.timestamp),
+                                 at: Double(scan.timestamp), after: UInt64(missing))
     }
 
     /// The gyroscope's reading made with the accelerometer's at
@@ -203,12 +197,7 @@ public final class IIOSampler: @unchecked Sendable {
     private func releaseHeld(now: Int64 = .max) {
         guard let scan = held, let buffer, let (_, missing) = numbering.release(now: now) else { return }
         held = nil
-        flush([deliver(scan, after: missing, buffer: buffer)])
-    }
-
-    private func flush(_ deliveries: [Delivery]) {
-        guard !deliveries.isEmpty else { return }
-        output(deliveries.count == 1 ? .frame(deliveries[0].frame, deliveries[0].events) : .batch(deliveries))
+        publisher.send([deliver(scan, after: missing, buffer: buffer)])
     }
 
     /// Once a second: look for a lost device, or notice scans that stopped.
@@ -218,9 +207,9 @@ public final class IIOSampler: @unchecked Sendable {
         guard let buffer else {
             do {
                 try open()
-                counters.recoveries += 1
+                publisher.counters.recoveries += 1
                 logger.notice("\(self.buffer!.device) is back")
-                output(.device(DeviceEvent(state: .back, message: "\(self.buffer!.device.location) is back")))
+                publisher.send(.device(DeviceEvent(state: .back, message: "\(self.buffer!.device.location) is back")))
                 listen()
             } catch {}
             return
@@ -231,25 +220,25 @@ public final class IIOSampler: @unchecked Sendable {
             stalled = true
             let message = "no samples from \(buffer.device) for \(Int(silence)) s: its trigger \(buffer.trigger ?? "(none)") stopped firing (an interrupt line that never rises, or another program changed current_trigger)"
             logger.warning("\(message)")
-            output(.device(DeviceEvent(state: .stalled, message: message)))
+            publisher.send(.device(DeviceEvent(state: .stalled, message: message)))
         }
     }
 
     private func lose(_ error: Error) {
         releaseHeld()
-        counters.busErrors += 1
+        publisher.counters.busErrors += 1
         let device = buffer?.device.description ?? "the IIO device"
         closeBuffer()
         stalled = false
         logger.error("\(error); looking for \(device) once a second")
-        output(.device(DeviceEvent(state: .lost, message: "\(error)")))
+        publisher.send(.device(DeviceEvent(state: .lost, message: "\(error)")))
     }
 }
 
 extension IIOSampler: DeviceSampler {
-    public var settings: MotionSettings { pipeline.settings }
+    public var settings: MotionSettings { publisher.pipeline.settings }
 
-    public func update(settings: MotionSettings) { pipeline.update(settings) }
+    public func update(settings: MotionSettings) { publisher.pipeline.update(settings) }
 
     /// A new rate: the buffer is set up again at it (the driver checks it
     /// against its list). The range is the driver's.
@@ -271,7 +260,7 @@ extension IIOSampler: DeviceSampler {
         }
         numbering.restart(rate: wanted.rate)
         listen()
-        output(.device(DeviceEvent(state: .configured, message: "now \(wanted.rate) Hz")))
+        publisher.send(.device(DeviceEvent(state: .configured, message: "now \(wanted.rate) Hz")))
     }
 
     public func selfTest() throws -> SelfTestReport {
@@ -283,7 +272,10 @@ extension IIOSampler: DeviceSampler {
     /// The kernel's driver owns the chip: its offset is the driver's to judge.
     public func checkGyroscopeAtRest() -> GyroscopeRest? { nil }
 
-    public func collect(_ collect: @escaping (Vector3) -> Bool) { collector = collect }
+    public func collect(_ collect: @escaping (Vector3) -> Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))  // the reads use it between two wakes
+        publisher.collector = collect
+    }
 
     /// Frames go as the kernel hands them over.
     public func allowLatency(milliseconds: Double?) throws -> Int { 0 }
