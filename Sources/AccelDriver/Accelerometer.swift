@@ -103,9 +103,19 @@ public final class Accelerometer {
             settings += [ChipProfile.Setting(gyroscope.rateField, rate.code), ChipProfile.Setting(gyroscope.rangeField, gyroscope.ranges[0].code)]
         }
         if let fifo = profile.fifo { settings += fifoSettings(fifo, watermark: configuration.fifoWatermark, rate: rate) }
+        if let pin = configuration.interruptPin { settings += try interruptSettings(configuration.interruptSignal, on: pin) }
         return profile.controlBaseline.map { entry in
             (entry.register, settings.filter { $0.field.register == entry.register }.reduce(entry.value) { $1.field.set($1.value, in: $0) })
         }
+    }
+
+    /// The settings that route `signal` to `pin`, active high.
+    private func interruptSettings(_ signal: ChipProfile.InterruptSignal, on pin: ChipProfile.InterruptPin) throws -> [ChipProfile.Setting] {
+        guard let pins = profile.interruptPins, let route = pins.route(signal, to: pin) else {
+            let other = ChipProfile.InterruptPin.allCases.filter { $0 != pin && profile.interruptPins?.route(signal, to: $0) != nil }
+            throw DriverError.interruptNotRoutable(part: profile.name, pin: pin.label, signal: signal.rawValue, alternatives: other.map(\.label))
+        }
+        return route + [pins.activeHigh]
     }
 
     /// Writes the whole configuration (never trusting what a previous run

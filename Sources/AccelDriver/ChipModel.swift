@@ -89,8 +89,8 @@ public final class ChipModel: RegisterBus {
     var random: SeededRandom
     /// When the chip powered up (or the rate or mode changed): sample k is
     /// made at phaseStart + k periods, the first valid one at k = turn-on.
-    @exclusivity(unchecked) private var phaseStart: UInt64?
-    @exclusivity(unchecked) private var lastSampleIndex: UInt64 = 0
+    @exclusivity(unchecked) private(set) var phaseStart: UInt64?
+    @exclusivity(unchecked) private(set) var lastSampleIndex: UInt64 = 0
     @exclusivity(unchecked) private var bootEndsAt: UInt64?
     /// The FDS high-pass filter's reference (a low-pass of the input).
     @exclusivity(unchecked) private var highPassReference = Vector3.zero
@@ -377,7 +377,7 @@ public final class ChipModel: RegisterBus {
     /// transaction. Without the FIFO only the newest survives in the output
     /// registers, the others are counted as lost, and overrun bits tell the
     /// reader; with it, each is queued and only a full FIFO loses the oldest.
-    private func catchUp() {
+    func catchUp() {
         guard poweredUp, let start = phaseStart, !dataReadyStuck else { return }
         let period = periodNanoseconds
         let index = (time.nanoseconds - start) / period

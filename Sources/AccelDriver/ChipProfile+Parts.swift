@@ -179,6 +179,7 @@ extension ChipProfile {
                 (0x22, 0x00),  // CTRL_REG3: interrupts off
                 (0x23, 0x80),  // CTRL_REG4: BDU
                 (0x24, 0x00),  // CTRL_REG5: FIFO off unless streaming, no BOOT
+                (0x25, 0x00),  // CTRL_REG6: INT2 off, pins active high
                 (0x2E, 0x00),  // FIFO_CTRL_REG: bypass unless streaming
             ],
             rangeField: Field(0x23, mask: 0x30),   // FS

@@ -37,6 +37,8 @@ extension ChipProfile {
                 (0x11, 0x00),  // CTRL2_G: ODR_G and FS_G set below
                 (0x13, 0x00),  // CTRL4_C
                 (0x14, 0x00),  // CTRL5_C: no self-test
+                (0x0D, 0x00),  // INT1_CTRL: nothing on INT1 unless acceld listens there
+                (0x0E, 0x00),  // INT2_CTRL: the same for INT2
             ] + fifo.control,
             rangeField: Field(0x10, mask: 0x0C),   // FS_XL
             rateField: Field(0x10, mask: 0xF0),    // ODR_XL

@@ -19,6 +19,8 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
     case noSelfTest(part: String)
     /// A trace without rotation rates asked of a part with a gyroscope.
     case traceWithoutRotation(trace: String, part: String)
+    /// The part cannot put `signal` on `pin` (the LIS3DH's INT2 has no data ready).
+    case interruptNotRoutable(part: String, pin: String, signal: String, alternatives: [String])
 
     public var description: String {
         switch self {
@@ -50,13 +52,17 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
             return "the \(part) has no self-test with published limits (docs/DRIVER.md): check it with 'accelctl calibrate' and the six orientations instead"
         case .traceWithoutRotation(let trace, let part):
             return "\(trace) has no rotation rates (its header is t,x,y,z): the \(part)'s gyroscope would read a board that never turns, and the attitude would trust it. Play it on a 3-axis part (--part LIS3DH), or use a trace recorded with rates (t,x,y,z,wx,wy,wz)"
+        case .interruptNotRoutable(let part, let pin, let signal, let alternatives):
+            let fix = alternatives.isEmpty ? "this part cannot tell of new samples on a pin: leave 'interrupt' unset and the timer paces the reads"
+                : "wire \(alternatives.joined(separator: " or ")) to the GPIO line and set interrupt-pin = \(alternatives[0].lowercased())"
+            return "the \(part) cannot put \(signal) on its \(pin) pin: \(fix)"
         }
     }
 
     public var exitCode: Int32 {
         switch self {
         case .unknownChip, .wrongPart: 65             // EX_DATAERR: not the chip expected
-        case .ambiguousPart: 78                       // EX_CONFIG: the part must be named
+        case .ambiguousPart, .interruptNotRoutable: 78  // EX_CONFIG: the configuration must change
         case .unknownPart, .unsupportedRange, .unsupportedRate, .unsupportedMode, .noSelfTest, .traceWithoutRotation: 64  // EX_USAGE
         case .configurationMismatch, .bootDidNotFinish, .noData: 74  // EX_IOERR
         }

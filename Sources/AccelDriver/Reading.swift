@@ -44,10 +44,19 @@ public struct DeviceConfiguration: Sendable, Equatable, Codable {
     /// Samples the FIFO collects before the sampler wakes; 0 leaves the
     /// FIFO off (and parts without one ignore it).
     public var fifoWatermark: Int
-    public init(range: Int = 2, rate: Int = 100, mode: String? = nil, fifoWatermark: Int = 0) {
+    /// The pin that tells of new samples ([device] interrupt-pin): data
+    /// ready, or the FIFO watermark while the FIFO batches. nil: no pin
+    /// is routed, and the timer paces the reads.
+    public var interruptPin: ChipProfile.InterruptPin?
+    public init(range: Int = 2, rate: Int = 100, mode: String? = nil, fifoWatermark: Int = 0,
+                interruptPin: ChipProfile.InterruptPin? = nil) {
         self.range = range
         self.rate = rate
         self.mode = mode
         self.fifoWatermark = fifoWatermark
+        self.interruptPin = interruptPin
     }
+
+    /// What the interrupt pin carries in this configuration.
+    public var interruptSignal: ChipProfile.InterruptSignal { fifoWatermark > 1 ? .watermark : .dataReady }
 }
