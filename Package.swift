@@ -36,8 +36,11 @@ let package = Package(
             name: "CI2C",
             linkerSettings: [.linkedLibrary("i2c")]
         ),
-        // Registers to g: bus seam, I2C bus, chip profiles, driver, chip model.
-        .target(name: "AccelDriver", dependencies: ["AccelCore", "CI2C"]),
+        // The C shim over the kernel's GPIO character device (v2 uAPI): the
+        // chip's INT line, its edges and their kernel timestamps.
+        .target(name: "CGPIO"),
+        // Registers to g: bus seam, I2C bus, GPIO line, chip profiles, driver, chip model.
+        .target(name: "AccelDriver", dependencies: ["AccelCore", "CI2C", "CGPIO"]),
         // The pure pipeline: filters, attitude, detectors. No I/O.
         .target(name: "AccelMotion", dependencies: ["AccelCore"]),
         // Every message on the socket, both ways, as types that encode and decode.

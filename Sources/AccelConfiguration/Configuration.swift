@@ -35,6 +35,13 @@ public struct DeviceSettings: Sendable, Equatable {
     /// A mode of the part's; nil is the part's first.
     public var mode: String?
     public var mountMatrix = MountMatrix.identity
+    /// Where the chip's INT pin is wired (`GPIOLineSpec`: CHIP:LINE or a
+    /// line name; `model` with --simulate); nil: the timer paces the reads.
+    public var interrupt: String?
+    public var interruptPin = ChipProfile.InterruptPin.int1
+    /// interrupt-fallback = timer: go on with the timer when the line is
+    /// silent at start or lost later.
+    public var interruptFallback = false
     public init() {}
 
     /// The named part's profile, if one is named.
@@ -43,11 +50,15 @@ public struct DeviceSettings: Sendable, Equatable {
     /// Range, rate and mode to configure, with the part's defaults filled in.
     public var configuration: DeviceConfiguration {
         DeviceConfiguration(range: range ?? profile?.ranges[0].fullScale ?? 2,
-                            rate: rate ?? profile?.automaticRate(mode: mode) ?? ChipProfile.preferredRate, mode: mode)
+                            rate: rate ?? profile?.automaticRate(mode: mode) ?? ChipProfile.preferredRate, mode: mode,
+                            interruptPin: interrupt == nil ? nil : interruptPin)
     }
 
     /// How the rate was chosen, for the logs.
     public var rateOrigin: String { rate == nil ? "auto: the part's rate nearest \(ChipProfile.preferredRate) Hz" : "configured" }
+
+    /// `interrupt = model`: with --simulate, the chip model's own pin.
+    public static let modelLine = "model"
 
     /// Which setting the named part cannot run, and why; nil when it can.
     public func problem(on profile: ChipProfile) -> (key: String, reason: String)? {
@@ -60,6 +71,11 @@ public struct DeviceSettings: Sendable, Equatable {
         }
         if !mode.rates.contains(where: { $0.hertz == wanted.rate }) {
             return ("rate", "\(wanted.rate) Hz is not available on the \(profile.name) in \(mode.name) mode: choose one of " + mode.rates.map { String($0.hertz) }.joined(separator: ", "))
+        }
+        if interrupt != nil, profile.interruptPins?.signals(on: interruptPin).contains(.dataReady) != true {
+            let error = DriverError.interruptNotRoutable(part: profile.name, pin: interruptPin.label, signal: "data-ready",
+                                                         alternatives: ChipProfile.InterruptPin.allCases.filter { profile.interruptPins?.signals(on: $0).contains(.dataReady) == true }.map(\.label))
+            return ("interrupt-pin", "\(error)")
         }
         return nil
     }
@@ -173,6 +189,24 @@ extension Configuration {
                        canonical: { Int($0) }, "output data rate in Hz; auto is the part's rate nearest 100 Hz"),
             .automatic("device", "mode", \.device.mode, choices: Set(ChipProfile.supported.flatMap { $0.modes.map(\.name) }).sorted(),
                        canonical: { $0.lowercased() }, "power mode; auto is the part's first"),
+            ConfigKey(section: "device", name: "interrupt", help: "the GPIO line the chip's INT pin drives (CHIP:LINE or a line name); none: the timer paces the reads", set: { config, text in
+                guard text != "none" else { config.device.interrupt = nil; return nil }
+                if text != DeviceSettings.modelLine {
+                    do { _ = try GPIOLineSpec(parsing: text) } catch { return "\(error)" }
+                }
+                config.device.interrupt = text
+                return nil
+            }, get: { $0.device.interrupt ?? "none" }),
+            ConfigKey(section: "device", name: "interrupt-pin", help: "the chip's pin wired to that line: int1 or int2", set: { config, text in
+                guard let pin = ChipProfile.InterruptPin(rawValue: text.lowercased()) else { return "'\(text)' is not a pin of the chip: use int1 or int2" }
+                config.device.interruptPin = pin
+                return nil
+            }, get: { $0.device.interruptPin.rawValue }),
+            ConfigKey(section: "device", name: "interrupt-fallback", help: "timer: go on with the timer when the line is silent or lost; none: stop", set: { config, text in
+                guard text == "timer" || text == "none" else { return "'\(text)' is not a fallback: use timer or none" }
+                config.device.interruptFallback = text == "timer"
+                return nil
+            }, get: { $0.device.interruptFallback ? "timer" : "none" }),
             ConfigKey(section: "device", name: "mount-matrix", help: "chip axes to board axes, IIO form", set: { config, text in
                 do { config.device.mountMatrix = try MountMatrix(parsing: text) } catch { return "\(error)" }
                 return nil

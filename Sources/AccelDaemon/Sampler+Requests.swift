@@ -16,6 +16,7 @@ extension Sampler {
     public func reconfigure(to configuration: DeviceConfiguration) throws {
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
         var configuration = configuration
+        configuration.interruptPin = self.configuration.interruptPin  // the wiring is not a client's to change
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         _ = try driver.registerValues(for: configuration)  // validate before touching the chip
         self.configuration = configuration

@@ -35,7 +35,7 @@ public final class Sampler: @unchecked Sendable {
     /// Nanoseconds of the last step, for the watchdog (on another thread):
     /// a hung sampler stops it.
     public var lastStep: UInt64 { lastStepTime.load(ordering: .relaxed) }
-    private let lastStepTime = Atomic<UInt64>(0)
+    let lastStepTime = Atomic<UInt64>(0)
     public var output: (SamplerOutput) -> Void {
         get { publisher.output }
         set { publisher.output = newValue }
@@ -82,6 +82,23 @@ public final class Sampler: @unchecked Sendable {
     var servedPart: String?
     /// The latency clients allow, ms (nil: none, samples as they come).
     var latency: Double?
+    /// Opens the line the chip's INT pin drives ([device] interrupt): set
+    /// before `open`, the line paces the reads instead of the timer
+    /// (Sampler+Interrupt), and is opened again after it was lost.
+    public var interruptSource: (() throws -> InterruptLine)?
+    /// [device] interrupt-fallback = timer: the timer paces the reads while
+    /// the line is silent or gone.
+    public var interruptFallback = false
+    var interruptLine: InterruptLine?
+    /// The edge `open` waited for, read at the thread's first wake.
+    var firstEdges: [Edge] = []
+    var lastLineAttempt: UInt64 = 0
+    /// The chip's sample clock as the edges tell it.
+    var edgeClock: EdgeClock
+    var lastEdgeSequence: UInt32?
+    /// Edges the kernel dropped from the line's queue while acceld was late.
+    var droppedEdges = 0
+    var interruptThread: InterruptThread?
 
     public var calibration: Calibration = .identity {
         didSet { driver?.calibration = calibration; startGyroscopeBias() }
@@ -100,6 +117,7 @@ public final class Sampler: @unchecked Sendable {
         self.publisher = Publisher(settings: settings)
         self.time = time
         phase = PhaseLock(rate: configuration.rate)
+        edgeClock = EdgeClock(rate: configuration.rate)
     }
 
     var period: Double { phase.period }
@@ -115,10 +133,18 @@ public final class Sampler: @unchecked Sendable {
         self.driver = driver
         servedPart = driver.profile.name
         lastPoll = time.nanoseconds
+        try openInterruptLine()
     }
 
-    /// Starts the timer on `queue`.
+    /// Starts the timer on `queue`, or the thread that waits on the
+    /// interrupt line.
     public func start() {
+        if interruptLine != nil { return startInterruptThread() }
+        startTimer()
+    }
+
+    /// The DispatchSourceTimer paces the reads.
+    func startTimer() {
         let timer = SamplerTimer(queue: queue, time: time, realtimePriority: realtimePriority)
         self.timer = timer
         timer.start { [unowned self] in
@@ -139,6 +165,8 @@ public final class Sampler: @unchecked Sendable {
     public func stop(powerDown: Bool) {
         timer?.stop()
         timer = nil
+        interruptThread?.stop(waking: interruptLine)
+        interruptThread = nil
         releaseHeldFIFO(decidedBy: nil)
         publisher.release()
         if powerDown, let driver {
@@ -150,6 +178,13 @@ public final class Sampler: @unchecked Sendable {
 
     /// One read; returns nanoseconds until the next one should happen.
     public func step() -> UInt64 {
+        if interruptSource != nil && interruptLine == nil && reopenInterruptLine() {
+            // The line is back: it paces the reads again, the timer stands down.
+            timer?.stop()
+            timer = nil
+            startInterruptThread()
+            return UInt64(period)
+        }
         let now = time.nanoseconds
         let delay = read(now)
         // Held frames leave before the next read would keep the oldest

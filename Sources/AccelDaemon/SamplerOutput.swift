@@ -39,6 +39,12 @@ public struct DeviceEvent: Sendable, Equatable {
         case dataReadyStuck = "data-ready-stuck"
         /// The data-ready bit clears again: back to the phase lock.
         case dataReadyBack = "data-ready-back"
+        /// The INT line failed or went away ([device] interrupt): the
+        /// timer paces the reads meanwhile, or, without
+        /// interrupt-fallback = timer, nothing is read until it is back.
+        case interruptLost = "interrupt-lost"
+        /// The INT line paces the reads again.
+        case interruptBack = "interrupt-back"
     }
     public let state: State
     public let message: String

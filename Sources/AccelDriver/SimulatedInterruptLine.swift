@@ -18,22 +18,34 @@ public final class SimulatedInterruptLine: InterruptLine, @unchecked Sendable {
     private var wasHigh = false
     private var sequence: UInt32 = 0
 
-    public init(model: ChipModel, pin: ChipProfile.InterruptPin, time: TimeSource) {
+    /// Where the model may be touched (the sampler's queue, in the daemon);
+    /// nil where one thread does everything (tests on a virtual clock).
+    private let owner: DispatchQueue?
+
+    public init(model: ChipModel, pin: ChipProfile.InterruptPin, time: TimeSource, owner: DispatchQueue? = nil) {
         self.model = model
         self.pin = pin
         self.time = time
+        self.owner = owner
         description = "the chip model's \(pin.label)"
+    }
+
+    private func levelNow() -> Bool { owner.map { $0.sync { model.level(of: pin) } } ?? model.level(of: pin) }
+
+    private func nextSample() -> UInt64? {
+        let now = time.nanoseconds
+        return owner.map { $0.sync { model.sampleInstant(after: now) } } ?? model.sampleInstant(after: now)
     }
 
     public func wait(nanoseconds: UInt64) throws -> [Edge] {
         let deadline = time.nanoseconds + nanoseconds
         // The level now (a read may have lowered it since the last look).
-        wasHigh = model.level(of: pin)
+        wasHigh = levelNow()
         while true {
-            let sample = model.sampleInstant(after: time.nanoseconds)
+            let sample = nextSample()
             let next = min(sample ?? deadline, deadline)
             guard sleep(until: next) else { return [] }
-            let high = model.level(of: pin)
+            let high = levelNow()
             defer { wasHigh = high }
             if high && !wasHigh, let sample, sample <= next {
                 sequence &+= 1
@@ -45,7 +57,7 @@ public final class SimulatedInterruptLine: InterruptLine, @unchecked Sendable {
 
     public func wake() { woken.signal() }
 
-    public func level() throws -> Bool { model.level(of: pin) }
+    public func level() throws -> Bool { levelNow() }
 
     /// Sleeps until `instant`; false when woken first.
     private func sleep(until instant: UInt64) -> Bool {

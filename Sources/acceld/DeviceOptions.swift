@@ -42,6 +42,12 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Power mode, where the part has several (LIS3DH: high-resolution, normal, low-power). [default: the part's first]", valueName: "mode"))
     var mode: String?
 
+    @Option(help: ArgumentHelp("The GPIO line the chip's INT pin drives, CHIP:LINE (gpiochip0:17, gpiochip0:GPIO17) or a line name (GPIO17): the chip's data-ready or FIFO watermark then paces the reads, stamped with the edge's kernel time; with --simulate, 'model' is the chip model's pin. Same as interrupt in [device]. [default: none, the timer paces the reads]", valueName: "line"))
+    var interrupt: String?
+
+    @Option(help: ArgumentHelp("The chip's pin wired to that line: int1 or int2. [default: int1]", valueName: "pin"))
+    var interruptPin: String?
+
     func validate() throws {
         if iio != nil && simulate != nil {
             throw ValidationError("--iio and --simulate each name where samples come from: give one of them")
@@ -51,6 +57,15 @@ struct DeviceOptions: ParsableArguments {
         }
         if let part, ChipProfile.named(part) == nil {
             throw ValidationError(DriverError.unknownPart(part).description)
+        }
+        if let interrupt, interrupt != DeviceSettings.modelLine {
+            do { _ = try GPIOLineSpec(parsing: interrupt) } catch { throw ValidationError("--\(error)") }
+        }
+        if let interruptPin, ChipProfile.InterruptPin(rawValue: interruptPin.lowercased()) == nil {
+            throw ValidationError("--interrupt-pin \(interruptPin) is not a pin of the chip: use int1 or int2")
+        }
+        if interrupt == DeviceSettings.modelLine && simulate == nil {
+            throw ValidationError("--interrupt model is the chip model's pin: it goes with --simulate; on hardware name the GPIO line (gpiochip0:17)")
         }
     }
 
@@ -63,6 +78,8 @@ struct DeviceOptions: ParsableArguments {
         if let range { settings.range = range }
         if let rate { settings.rate = rate.setting }
         if let mode { settings.mode = mode.lowercased() }
+        if let interrupt { settings.interrupt = interrupt == "none" ? nil : interrupt }
+        if let interruptPin { settings.interruptPin = ChipProfile.InterruptPin(rawValue: interruptPin.lowercased())! }
         // A simulation plays the LIS302DL unless told otherwise.
         if simulate != nil && settings.part == nil { settings.part = ChipProfile.lis302dl.name }
         if let profile = settings.profile, let (key, reason) = settings.problem(on: profile) {
@@ -93,6 +110,7 @@ func exitWithError(_ error: Error) -> Never {
     case let e as BusError: (e.description, e.exitCode)
     case let e as DriverError: (e.description, e.exitCode)
     case let e as IIOError: (e.description, e.exitCode)
+    case let e as GPIOError: (e.description, e.exitCode)
     case let e as Trace.FormatError: (e.description, 65)
     case let e as DeviceSource.MotionError: (e.description, 66)
     case let e as ConfigurationError: (e.description, 78)  // EX_CONFIG

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelDriver
+import AccelProtocol
+
+/// Interrupt-paced reads: the chip's INT pin says when a sample (or a
+/// FIFO's watermark of them) is ready, and the edge's kernel timestamp
+/// says when it was made. No probes, no phase lock: each edge is one
+/// read, and each sample's instant is on the grid of edges (`EdgeClock`).
+/// A read that came late, which a latched pin answers with no edge for the
+/// samples in between, holds the newest sample by then: the instants say
+/// how many were lost, and the chip's overrun bit agrees.
+///
+/// Runs on the thread that waits on the line (`InterruptThread`), inside
+/// `queue`, so that requests still come between two reads.
+extension Sampler {
+    /// How long to wait for an edge before reading anyway: a pin left high
+    /// by a read that missed a sample (its fall and rise both inside the
+    /// read) makes no edge until it is read again.
+    var edgeTimeout: UInt64 {
+        let batch = Double(max(driver?.fifoWatermark ?? 0, 1))
+        return UInt64(max(2.5 * batch * edgeClock.period, 5e6))
+    }
+
+    /// One wake of the interrupt thread with the edges it found (none: the
+    /// line was silent for `edgeTimeout`, or a request woke it); returns
+    /// how long to wait for the next edge.
+    func step(edges: [Edge]) -> UInt64 {
+        let now = time.nanoseconds
+        lastStepTime.store(now, ordering: .relaxed)
+        publisher.counters.wakes += 1
+        for edge in edges { take(edge) }
+        if recovery.isFailing || driver == nil { return recover(now) }
+        guard !edges.isEmpty || now >= (edgeClock.lastEdge ?? lastPoll) + edgeTimeout else { return edgeTimeout }
+        do {
+            defer { lastPoll = now }
+            if driver!.fifoWatermark > 0 { try readFIFOOnEdge(now) } else { try readOnEdge(now) }
+            return edgeTimeout
+        } catch {
+            return handleFailure(error, now)
+        }
+    }
+
+    /// An edge into the clock; a jump in the line's sequence is edges the
+    /// kernel's queue dropped while acceld was late (its samples are
+    /// counted lost by their instants all the same).
+    private func take(_ edge: Edge) {
+        if let last = lastEdgeSequence, edge.sequence &- last > 1 { droppedEdges += Int(edge.sequence &- last - 1) }
+        lastEdgeSequence = edge.sequence
+        edgeClock.edge(at: edge.instant)
+    }
+
+    /// Data ready: the output registers hold the newest sample.
+    private func readOnEdge(_ now: UInt64) throws {
+        let reading = try driver!.read()
+        guard reading.status.contains(.dataReady) else {
+            pollWasEmpty = true
+            _ = try handleEmpty(now)
+            return
+        }
+        emptyStreak = 0
+        stalledAnnounced = false
+        if reading.status.contains(.overrun) { publisher.counters.overruns += 1 }
+        let instant = nextInstant(edgeClock.newest(at: now) ?? Double(now))
+        let delivery = deliver(reading.counts, rotation: reading.rotation, instant: instant, after: missing(before: instant))
+        send(.frame(delivery.frame, delivery.events))
+    }
+
+    /// The watermark (or the first sample, at a watermark of 1): every
+    /// sample the FIFO holds, the newest at its edge's grid instant and the
+    /// earlier ones a period apart before it.
+    private func readFIFOOnEdge(_ now: UInt64) throws {
+        let status = try driver!.readFIFOStatus()
+        guard status.level > 0 else {
+            pollWasEmpty = true
+            _ = try handleEmpty(now)
+            return
+        }
+        try fifo.read(status.level, from: driver!)
+        emptyStreak = 0
+        stalledAnnounced = false
+        if status.overrun { publisher.counters.overruns += 1 }
+        let samples = fifo.samples
+        let period = edgeClock.period
+        let newest = nextInstant(edgeClock.newest(at: now) ?? Double(now), after: samples.count - 1)
+        var deliveries: [Delivery] = []
+        deliveries.reserveCapacity(samples.count)
+        for (index, sample) in samples.enumerated() {
+            let instant = newest - Double(samples.count - 1 - index) * period
+            let missing = index == 0 ? missing(before: instant) : 0
+            deliveries.append(deliver(sample.counts, rotation: sample.rotation, instant: instant, after: missing))
+        }
+        send(.batch(deliveries))
+    }
+
+    /// `instant`, or, when the clock puts it (less `earlier` periods) no
+    /// later than the last published sample (a read before the edge's
+    /// sample was taken into the clock), the grid instant after that one.
+    private func nextInstant(_ instant: Double, after earlier: Int = 0) -> Double {
+        guard let last = lastInstant else { return instant }
+        let period = edgeClock.period
+        let first = instant - Double(earlier) * period
+        return first < last + period / 2 ? last + Double(earlier + 1) * period : instant
+    }
+
+    /// Samples the chip made between the last published one and `instant`.
+    private func missing(before instant: Double) -> UInt64 {
+        guard let last = lastInstant else { return 0 }
+        return UInt64(max(0, ((instant - last) / edgeClock.period).rounded() - 1))
+    }
+}
+
+/// The line itself: opened with the chip, checked for a first edge,
+/// watched for loss, and the timer's fallback.
+extension Sampler {
+    /// Opens the line after the chip was configured, and waits up to a
+    /// second past the turn-on time for its first edge: a line that never
+    /// fires (miswired, the wrong line or pin) stops the start with its own
+    /// message, unless interrupt-fallback = timer says to go on without it.
+    func openInterruptLine() throws {
+        guard let interruptSource, interruptLine == nil else { return }
+        let line = try interruptSource()
+        let pin = configuration.interruptPin?.label ?? "INT1"
+        // A pin left high by a sample nobody read makes no edge: read it first.
+        if driver!.fifoWatermark > 0 { _ = try driver!.readFIFOStatus() } else { _ = try driver!.read() }
+        let patience = UInt64(driver!.profile.turnOnPeriods) * UInt64(edgeClock.period) + 1_000_000_000
+        let deadline = time.nanoseconds + patience
+        var edges: [Edge] = []
+        while edges.isEmpty && time.nanoseconds < deadline {
+            edges = try line.wait(nanoseconds: deadline - time.nanoseconds)
+        }
+        guard !edges.isEmpty else {
+            let silent = GPIOError.silent(line: line.description, pin: pin, rate: configuration.rate, level: try? line.level())
+            guard interruptFallback else { throw silent }
+            logger.warning("\(silent.description); interrupt-fallback = timer: the timer paces the reads instead")
+            self.interruptSource = nil
+            return
+        }
+        interruptLine = line
+        firstEdges = edges
+        logger.info("reads paced by the chip's \(pin) on \(line.description)")
+    }
+
+    func startInterruptThread() {
+        let thread = InterruptThread(queue: queue, realtimePriority: realtimePriority) { [unowned self] result in
+            interruptStep(result)
+        }
+        interruptThread = thread
+        thread.start(InterruptThread.Next(line: interruptLine, wait: 0))
+    }
+
+    /// A wake of the interrupt thread: the read its edges call for, or the
+    /// line's loss, or, the line lost, an attempt to open it again.
+    private func interruptStep(_ result: Result<[Edge], Error>) -> InterruptThread.Next {
+        switch result {
+        case .success(let edges):
+            if interruptLine == nil {
+                guard reopenInterruptLine() else { return InterruptThread.Next(line: nil, wait: 1_000_000_000) }
+            }
+            let wait = step(edges: firstEdges + edges)
+            firstEdges = []
+            return InterruptThread.Next(line: interruptLine, wait: wait)
+        case .failure(let error):
+            loseInterruptLine(error)
+            return InterruptThread.Next(line: nil, wait: 1_000_000_000)
+        }
+    }
+
+    /// The line failed (its gpiochip removed): said once; the timer takes
+    /// over where allowed, else nothing is read until the line is back.
+    private func loseInterruptLine(_ error: Error) {
+        interruptLine = nil
+        lastEdgeSequence = nil
+        lastLineAttempt = time.nanoseconds
+        publisher.counters.busErrors += 1
+        let fallback = interruptFallback ? "the timer paces the reads until it is back" : "no samples until it is back (interrupt-fallback = timer would let the timer pace the reads meanwhile)"
+        let message = "\(error): \(fallback)"
+        logger.error("\(message)")
+        send(.device(DeviceEvent(state: .interruptLost, message: message)))
+        if interruptFallback {
+            interruptThread?.stop(waking: nil)
+            interruptThread = nil
+            restartPhase()
+            startTimer()
+        }
+    }
+
+    /// Tries the line again, at most once a second; true when it is back
+    /// (said once). Called from the interrupt thread, or from the timer's
+    /// step while it stands in.
+    @discardableResult
+    func reopenInterruptLine() -> Bool {
+        guard let interruptSource, interruptLine == nil else { return false }
+        let now = time.nanoseconds
+        guard now - lastLineAttempt >= 1_000_000_000 else { return false }
+        lastLineAttempt = now
+        guard let line = try? interruptSource() else { return false }
+        interruptLine = line
+        edgeClock = EdgeClock(rate: configuration.rate)
+        let message = "\(line.description) is back: the chip's pin paces the reads again"
+        logger.notice("\(message)")
+        send(.device(DeviceEvent(state: .interruptBack, message: message)))
+        return true
+    }
+}
