@@ -30,6 +30,12 @@ extension Sampler {
         lastStepTime.store(now, ordering: .relaxed)
         publisher.counters.wakes += 1
         for edge in edges { take(edge) }
+        if let held = overrunRead {
+            // The first edge after a read is the sample after the one it held.
+            overrunRead = nil
+            let instant = edges.first.map { Double($0.instant) - edgeClock.period } ?? edgeClock.newest(at: held.at) ?? Double(held.at)
+            publishAfterOverrun(held.reading, at: nextInstant(instant))
+        }
         if recovery.isFailing || driver == nil { return recover(now) }
         guard !edges.isEmpty || now >= (edgeClock.lastEdge ?? lastPoll) + edgeTimeout else { return edgeTimeout }
         do {
@@ -60,8 +66,18 @@ extension Sampler {
         }
         emptyStreak = 0
         stalledAnnounced = false
-        if reading.status.contains(.overrun) { publisher.counters.overruns += 1 }
-        let instant = nextInstant(edgeClock.newest(at: now) ?? Double(now))
+        guard !reading.status.contains(.overrun) else {
+            // Samples were overwritten: how many, the next edge will say.
+            publisher.counters.overruns += 1
+            overrunRead = (reading, now)
+            return
+        }
+        let delivery = deliver(reading.counts, rotation: reading.rotation, instant: nextInstant(edgeClock.newest(at: now) ?? Double(now)))
+        send(.frame(delivery.frame, delivery.events))
+    }
+
+    /// A read that found samples overwritten, once its instant is known.
+    private func publishAfterOverrun(_ reading: Reading, at instant: Double) {
         let delivery = deliver(reading.counts, rotation: reading.rotation, instant: instant, after: missing(before: instant))
         send(.frame(delivery.frame, delivery.events))
     }
@@ -87,7 +103,7 @@ extension Sampler {
         deliveries.reserveCapacity(samples.count)
         for (index, sample) in samples.enumerated() {
             let instant = newest - Double(samples.count - 1 - index) * period
-            let missing = index == 0 ? missing(before: instant) : 0
+            let missing = index == 0 && status.overrun ? missing(before: instant) : 0
             deliveries.append(deliver(sample.counts, rotation: sample.rotation, instant: instant, after: missing))
         }
         send(.batch(deliveries))
@@ -103,7 +119,11 @@ extension Sampler {
         return first < last + period / 2 ? last + Double(earlier + 1) * period : instant
     }
 
-    /// Samples the chip made between the last published one and `instant`.
+    /// Samples the chip made between the last published one and `instant`:
+    /// asked only after an overrun, since without one the chip kept every
+    /// sample since the last read (the output registers' data ready, or the
+    /// FIFO in stream mode), whatever a clock extrapolated over a long
+    /// silence says.
     private func missing(before instant: Double) -> UInt64 {
         guard let last = lastInstant else { return 0 }
         return UInt64(max(0, ((instant - last) / edgeClock.period).rounded() - 1))
@@ -121,8 +141,13 @@ extension Sampler {
         guard let interruptSource, interruptLine == nil else { return }
         let line = try interruptSource()
         let pin = configuration.interruptPin?.label ?? "INT1"
-        // A pin left high by a sample nobody read makes no edge: read it first.
-        if driver!.fifoWatermark > 0 { _ = try driver!.readFIFOStatus() } else { _ = try driver!.read() }
+        // A pin left high by samples nobody read makes no edge: read them first.
+        if driver!.fifoWatermark > 0 {
+            var drained: [Reading] = []
+            try driver!.readFIFO(count: try driver!.readFIFOStatus().level, into: &drained)
+        } else {
+            _ = try driver!.read()
+        }
         let patience = UInt64(driver!.profile.turnOnPeriods) * UInt64(edgeClock.period) + 1_000_000_000
         let deadline = time.nanoseconds + patience
         var edges: [Edge] = []
@@ -151,7 +176,7 @@ extension Sampler {
 
     /// A wake of the interrupt thread: the read its edges call for, or the
     /// line's loss, or, the line lost, an attempt to open it again.
-    private func interruptStep(_ result: Result<[Edge], Error>) -> InterruptThread.Next {
+    func interruptStep(_ result: Result<[Edge], Error>) -> InterruptThread.Next {
         switch result {
         case .success(let edges):
             if interruptLine == nil {

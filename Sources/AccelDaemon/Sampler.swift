@@ -98,6 +98,8 @@ public final class Sampler: @unchecked Sendable {
     var lastEdgeSequence: UInt32?
     /// Edges the kernel dropped from the line's queue while acceld was late.
     var droppedEdges = 0
+    /// A read that found samples overwritten, numbered at the next edge.
+    var overrunRead: (reading: Reading, at: UInt64)?
     var interruptThread: InterruptThread?
 
     public var calibration: Calibration = .identity {

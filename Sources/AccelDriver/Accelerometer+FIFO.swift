@@ -14,7 +14,10 @@ extension Accelerometer {
         if let enable = fifo.enable { settings.append(ChipProfile.Setting(enable, on ? 1 : 0)) }
         settings += fifo.batchRateFields.map { ChipProfile.Setting($0, on ? rate.code : 0) }
         settings += fifo.streamSettings.map { ChipProfile.Setting($0.field, on ? $0.value : 0) }
-        if on { settings.append(ChipProfile.Setting(fifo.watermarkField, UInt8(watermark * fifo.entriesPerSample))) }
+        // The LIS3DH family's WTM rises when the FIFO holds more than FTH
+        // samples, the six-axis parts' at the watermark: both at `watermark`.
+        let threshold = fifo.layout == .outputRegisters ? watermark - 1 : watermark
+        if on { settings.append(ChipProfile.Setting(fifo.watermarkField, UInt8(threshold * fifo.entriesPerSample))) }
         return settings
     }
 

@@ -45,7 +45,7 @@ public struct DeviceConfiguration: Sendable, Equatable, Codable {
     /// FIFO off (and parts without one ignore it).
     public var fifoWatermark: Int
     /// The pin that tells of new samples ([device] interrupt-pin): data
-    /// ready, or the FIFO watermark while the FIFO batches. nil: no pin
+    /// ready, or the FIFO watermark while the FIFO is on. nil: no pin
     /// is routed, and the timer paces the reads.
     public var interruptPin: ChipProfile.InterruptPin?
     public init(range: Int = 2, rate: Int = 100, mode: String? = nil, fifoWatermark: Int = 0,
@@ -57,6 +57,8 @@ public struct DeviceConfiguration: Sendable, Equatable, Codable {
         self.interruptPin = interruptPin
     }
 
-    /// What the interrupt pin carries in this configuration.
-    public var interruptSignal: ChipProfile.InterruptSignal { fifoWatermark > 1 ? .watermark : .dataReady }
+    /// What the interrupt pin carries in this configuration: the watermark
+    /// whenever the FIFO is on (at 1, each sample as it comes), since the
+    /// output registers' data ready is never cleared while the FIFO is read.
+    public var interruptSignal: ChipProfile.InterruptSignal { fifoWatermark >= 1 ? .watermark : .dataReady }
 }

@@ -82,3 +82,4 @@ struct InterruptPinTests {
         #expect(!model.level(of: .int1), "active low: the same state shows low")
     }
 }
+

@@ -10,8 +10,9 @@
 /// at the last edge when the read was prompt, a later one when the read
 /// came a period or more after it (a latched data-ready pin then makes no
 /// edge for the samples it missed, and an overrun says they were lost).
-/// The clock says which instant that is; the publisher numbers from the
-/// instants, so a loss is counted exactly without guessing a phase.
+/// Near a sample's instant that extrapolation cannot tell which (the
+/// transfer takes time, the stamps jitter): the sampler then waits for the
+/// next edge, which comes a period after the sample the read held.
 struct EdgeClock {
     /// The measured period, ns.
     private(set) var period: Double
@@ -62,9 +63,7 @@ struct EdgeClock {
     func newest(at readStart: UInt64) -> Double? {
         guard let last = lastEdge else { return nil }
         let elapsed = Double(readStart) - Double(last)
-        // 2 % of a period of slack: a read that starts a hair before the
-        // next instant (timestamps jitter) has not got that sample yet.
-        let periods = max(0, (elapsed / period - 0.02).rounded(.down))
+        let periods = max(0, (elapsed / period).rounded(.down))
         return Double(last) + periods * period
     }
 }

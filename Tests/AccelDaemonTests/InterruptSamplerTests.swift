@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import AccelDaemon
+import AccelCore
+import AccelDriver
+import AccelMotion
+import Testing
+
+/// The interrupt-paced sampler on the chip model and its pin, on a virtual
+/// clock: the rig does what InterruptThread does (wait on the line, then
+/// step), with a wake as late as `lateness` says.
+final class InterruptRig {
+    let time = VirtualTime()
+    let model: ChipModel
+    let sampler: Sampler
+    var frames: [Frame] = []
+    var deviceEvents: [DeviceEvent] = []
+    var lateness: () -> UInt64 = { 0 }
+
+    init(part: ChipProfile = .lis302dl, rate: Int = 400, rateError: Double = 0.01, pin: ChipProfile.InterruptPin = .int1,
+         linePin: ChipProfile.InterruptPin? = nil, fallback: Bool = false) throws {
+        var imperfections = ChipModel.Imperfections()
+        imperfections.rateError = rateError
+        let time = self.time
+        let model = ChipModel(profile: part, motion: MotionScript.rest(), time: time, imperfections: imperfections)
+        self.model = model
+        sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: part) },
+                          configuration: DeviceConfiguration(range: 2, rate: rate, interruptPin: pin),
+                          settings: MotionSettings(), time: time)
+        sampler.interruptSource = { SimulatedInterruptLine(model: model, pin: linePin ?? pin, time: time) }
+        sampler.interruptFallback = fallback
+        sampler.output = { [unowned self] output in
+            switch output {
+            case .frame(let frame, _): frames.append(frame)
+            case .batch(let deliveries): frames += deliveries.map(\.frame)
+            case .device(let event): deviceEvents.append(event)
+            }
+        }
+        try sampler.open()
+    }
+
+    /// Waits and steps until the clock has advanced `seconds`.
+    func run(seconds: Double) throws {
+        let end = time.nanoseconds + UInt64(seconds * 1e9)
+        var next = InterruptThread.Next(line: sampler.interruptLine, wait: 0)
+        while time.nanoseconds < end {
+            let edges = try next.line?.wait(nanoseconds: next.wait) ?? []
+            time.advance(seconds: Double(lateness()) / 1e9)
+            next = sampler.interruptStep(.success(edges))
+        }
+    }
+
+    /// The model's sample instants, in seconds, as the frames' t.
+    func isOnTheChipsGrid(_ frame: Frame) -> Bool {
+        let instant = UInt64((frame.t * 1e9).rounded())
+        let period = model.periodNanoseconds
+        let offset = (instant + period / 2) % period
+        return abs(Int64(offset) - Int64(period / 2)) < 2_000  // 2 µs: the frame's t is a Double of seconds
+    }
+}
+
+@Suite("Interrupt-paced sampling")
+struct InterruptSamplerTests {
+    @Test("data ready at 400 Hz, a clock 1 % fast: every sample, once, stamped at its instant; one read per sample")
+    func everySampleOnce() throws {
+        let rig = try InterruptRig()
+        try rig.run(seconds: 30)
+        let seqs = rig.frames.map(\.seq)
+        #expect(rig.frames.count > 11_900)
+        #expect(seqs == Array(seqs.first!...seqs.last!), "consecutive")
+        #expect(rig.sampler.counters.lost == 0 && rig.model.counters.samplesLost == 0)
+        #expect(rig.sampler.counters.wakes == rig.sampler.counters.published, "reads per sample: 1.000")
+        #expect(rig.frames.allSatisfy(rig.isOnTheChipsGrid))
+    }
+
+    @Test("wakes late by up to 3 periods now and then: each lost sample counted exactly, stamps still the chip's")
+    func lateWakes() throws {
+        let rig = try InterruptRig(rate: 400)
+        var random = SeededRandom(seed: 38)
+        rig.lateness = { Double.random(in: 0..<1, using: &random) < 0.02 ? UInt64.random(in: 0...7_500_000, using: &random) : UInt64.random(in: 0...200_000, using: &random) }
+        try rig.run(seconds: 20)
+        let seqs = rig.frames.map(\.seq)
+        let skipped = zip(seqs, seqs.dropFirst()).map { Int($1 - $0) - 1 }.reduce(0, +)
+        #expect(skipped > 0, "some samples were overwritten")
+        #expect(skipped == rig.sampler.counters.lost)
+        #expect(rig.sampler.counters.lost == rig.model.counters.samplesLost, "what the chip lost, no more, no less")
+        #expect(rig.frames.allSatisfy(rig.isOnTheChipsGrid))
+        #expect(zip(rig.frames, rig.frames.dropFirst()).allSatisfy { $1.t > $0.t })
+    }
+
+    @Test("the LIS3DH's FIFO watermark on INT1 when clients allow latency: batches, nothing lost, each sample at its instant")
+    func watermark() throws {
+        let rig = try InterruptRig(part: .lis3dh, rate: 400)
+        _ = try rig.sampler.allowLatency(milliseconds: 50)
+        #expect(rig.sampler.driver!.fifoWatermark > 4)
+        try rig.run(seconds: 10)
+        let seqs = rig.frames.map(\.seq)
+        #expect(seqs == Array(seqs.first!...seqs.last!))
+        #expect(rig.model.counters.samplesLost == 0)
+        let perWake = Double(rig.sampler.counters.published) / Double(rig.sampler.counters.wakes)
+        #expect(perWake > Double(rig.sampler.driver!.fifoWatermark) - 1, "\(perWake) samples a wake")
+        #expect(rig.frames.suffix(3000).allSatisfy(rig.isOnTheChipsGrid))
+    }
+
+    @Test("a line that never fires (the chip routes INT1, the line is INT2): acceld stops with its own message")
+    func silentLine() throws {
+        #expect {
+            _ = try InterruptRig(linePin: .int2)
+        } throws: { error in
+            guard let error = error as? GPIOError, case .silent = error else { return false }
+            return error.exitCode == 74 && "\(error)".contains("interrupt-fallback = timer")
+        }
+    }
+
+    @Test("the same with interrupt-fallback = timer: the timer paces the reads, said once")
+    func silentLineFallback() throws {
+        let rig = try InterruptRig(linePin: .int2, fallback: true)
+        #expect(rig.sampler.interruptLine == nil && rig.sampler.interruptSource == nil)
+    }
+
+    @Test("the LSM6DSO's data ready on INT2: each frame carries its own rotation rate", arguments: [ChipProfile.lsm6dso])
+    func sixAxis(part: ChipProfile) throws {
+        let rig = try InterruptRig(part: part, rate: 104, pin: .int2)
+        try rig.run(seconds: 5)
+        #expect(rig.frames.count > 500)
+        #expect(rig.frames.allSatisfy { $0.rotationRate != nil })
+        #expect(rig.sampler.counters.lost == 0)
+    }
+}
