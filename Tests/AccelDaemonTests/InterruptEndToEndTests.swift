@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import Testing
+import TestSupport
+
+/// acceld paced by the chip model's INT pin (`--interrupt model`), as a
+/// client sees it: every sample numbered by its instant on the chip's own
+/// clock, whatever the host's load did to the reads.
+@Suite("Interrupt-paced acceld, end to end", .serialized, .daemons)
+struct InterruptEndToEndTests {
+    @Test("data ready on INT1 at 400 Hz: sequence numbers and stamps agree with the chip's clock; one read per sample")
+    func stampsOnTheChipsGrid() throws {
+        let daemon = try DaemonProcess(["--simulate", "rest", "--interrupt", "model", "--rate", "400"])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        _ = client.request(#"{"class":"watch","streams":["frames"]}"#)
+        var frames: [(seq: Int, t: Double)] = []
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, (frames.last?.seq ?? 0) - (frames.first?.seq ?? 0) < 800 {
+            guard let frame = client.readMessage(timeout: 1), frame["class"] as? String == "frame" else { continue }
+            frames.append((frame["seq"] as! Int, frame["t"] as! Double))
+        }
+        #expect(frames.count > 100, "frames within 30 s")
+        #expect(gaps(in: frames.map(\.seq)) <= daemonLost(daemon.socketPath), "in order, every sample or counted lost")
+        // The chip's period from the stamps; each step is that period times
+        // the step in sequence numbers (t is printed to the microsecond).
+        let steps = zip(frames.dropFirst(), frames).map { (periods: $0.seq - $1.seq, seconds: $0.t - $1.t) }
+        let period = steps.filter { $0.periods == 1 }.map(\.seconds).sorted()[steps.count / 4]
+        #expect(abs(period * 400 - 1 / 1.01) < 0.001, "the chip model runs 1 % fast: \(period * 1e6) µs")
+        for step in steps {
+            #expect(abs(step.seconds - Double(step.periods) * period) < 3e-6, "\(step.periods) periods in \(step.seconds * 1e6) µs")
+        }
+        let status = try #require(client.request(#"{"class":"status"}"#)?["counters"] as? [String: Int])
+        #expect(status["published"]! <= status["wakes"]!, "no read holds two samples from the output registers")
+        #expect(status["impossibleReady"] == 0 && status["reacquisitions"] == 0, "no phase lock at work")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test("the line's mistakes, each with its own message and code", arguments: [
+        (["--simulate", "--interrupt", "gpiochip0:3"], 64, "with --simulate the INT pin is the chip model's: give --interrupt model"),
+        (["--interrupt", "model"], 64, "--interrupt model is the chip model's pin: it goes with --simulate"),
+        (["--interrupt", "gpio chip"], 64, "give the GPIO line as CHIP:LINE"),
+        (["--simulate", "--interrupt", "model", "--part", "LIS3DH", "--interrupt-pin", "int2"], 64, "the LIS3DH cannot put data-ready on its INT2 pin"),
+        (["--simulate", "--interrupt", "model", "--interrupt-pin", "int3"], 64, "--interrupt-pin int3 is not a pin of the chip"),
+        (["--bus", "250", "--interrupt", "gpiochip0:3"], 69, "no I2C bus at /dev/i2c-250"),
+    ] as [([String], Int32, String)])
+    func mistakes(arguments: [String], status: Int32, message: String) throws {
+        let result = try acceld(arguments + ["--socket", scratchDirectory() + "/x.sock"])
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}
