@@ -131,7 +131,7 @@ final class Hub: @unchecked Sendable {
     /// the frames around it.
     private func publish(_ event: DeviceEvent) {
         let pushed = deviceInfo.withLock { device in
-            device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck].contains(event.state) ? event.state.rawValue : "ok"
+            device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck, .interruptLost].contains(event.state) ? event.state.rawValue : "ok"
             device.message = event.message
             var pushed = device
             pushed.event = event.state.rawValue
