@@ -218,7 +218,7 @@ extension ChipProfile {
                 rw(0x22, "CTRL_REG3", [("I1_CLICK", 0x80), ("I1_IA1", 0x40), ("I1_IA2", 0x20), ("I1_ZYXDA", 0x10), ("I1_WTM", 0x04), ("I1_OVERRUN", 0x02)]),
                 rw(0x23, "CTRL_REG4", [("BDU", 0x80), ("BLE", 0x40), ("FS", 0x30), ("HR", 0x08), ("ST", 0x06), ("SIM", 0x01)]),
                 rw(0x24, "CTRL_REG5", [("BOOT", 0x80), ("FIFO_EN", 0x40), ("LIR_INT1", 0x08), ("D4D_INT1", 0x04), ("LIR_INT2", 0x02), ("D4D_INT2", 0x01)]),
-                rw(0x25, "CTRL_REG6"),
+                rw(0x25, "CTRL_REG6", [("I2_CLICK", 0x80), ("I2_IA1", 0x40), ("I2_IA2", 0x20), ("I2_BOOT", 0x10), ("I2_ACT", 0x08), ("INT_POLARITY", 0x02)]),
                 clears(0x26, "REFERENCE"),
                 ro(0x27, "STATUS_REG", statusFields),
             ] + outputs16() + [
@@ -286,7 +286,7 @@ extension ChipProfile {
             rw(0x21, "CTRL_REG1"), rw(0x22, "CTRL_REG2"),
             rw(0x23, "CTRL_REG3", [("DR_EN", 0x80), ("IEA", 0x40), ("IEL", 0x20), ("INT2_EN", 0x10), ("INT1_EN", 0x08), ("VFILT", 0x04), ("STRT", 0x01)]),
             rw(0x24, "CTRL_REG5", [("BW", 0xC0), ("FSCALE", 0x38), ("ST", 0x06), ("SIM", 0x01)]),
-            rw(0x25, "CTRL_REG6", [("BOOT", 0x80), ("FIFO_EN", 0x40), ("WTM_EN", 0x20), ("ADD_INC", 0x10)]),
+            rw(0x25, "CTRL_REG6", [("BOOT", 0x80), ("FIFO_EN", 0x40), ("WTM_EN", 0x20), ("ADD_INC", 0x10), ("P1_EMPTY", 0x08), ("P1_WTM", 0x04), ("P1_OVERRUN", 0x02), ("P2_BOOT", 0x01)]),
             ro(0x27, "STATUS", statusFields),
         ] + outputs16() + [
             rw(0x2E, "FIFO_CTRL", [("FMODE", 0xE0), ("WTMP", 0x1F)]),

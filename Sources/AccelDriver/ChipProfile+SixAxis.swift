@@ -57,7 +57,10 @@ extension ChipProfile {
             fifo: fifo.fifo,
             registers: [
                 rw(0x01, "FUNC_CFG_ACCESS"),
-                rw(0x0D, "INT1_CTRL"), rw(0x0E, "INT2_CTRL"),
+                rw(0x0D, "INT1_CTRL", [("INT1_CNT_BDR", 0x40), ("INT1_FIFO_FULL", 0x20), ("INT1_FIFO_OVR", 0x10), ("INT1_FIFO_TH", 0x08),
+                                       ("INT1_BOOT", 0x04), ("INT1_DRDY_G", 0x02), ("INT1_DRDY_XL", 0x01)]),
+                rw(0x0E, "INT2_CTRL", [("INT2_CNT_BDR", 0x40), ("INT2_FIFO_FULL", 0x20), ("INT2_FIFO_OVR", 0x10), ("INT2_FIFO_TH", 0x08),
+                                       ("INT2_DRDY_TEMP", 0x04), ("INT2_DRDY_G", 0x02), ("INT2_DRDY_XL", 0x01)]),
                 ro(0x0F, "WHO_AM_I", reset: whoAmI),
                 rw(0x10, "CTRL1_XL", [("ODR_XL", 0xF0), ("FS_XL", 0x0C)]),
                 rw(0x11, "CTRL2_G", [("ODR_G", 0xF0), ("FS_G", 0x0C), ("FS_125", 0x02)]),

@@ -65,8 +65,11 @@ public enum Probe {
         let hits = findings.filter { $0.part != nil }
         if !hits.isEmpty {
             let found = hits.map { hit in
-                let choice = hit.note == nil ? "" : " --part " + hit.part!.components(separatedBy: " or ").map { String($0.split(separator: "/")[0]) }.joined(separator: "|")
-                return "\(hit.part!) at \(hex(hit.address)) on \(hit.bus): run \(command(hit.bus, hit.address))\(choice)"
+                let next = command(hit.bus, hit.address)
+                // A part shared by several WHO_AM_I answers must be named, unless the command names it already.
+                let choice = hit.note == nil || next.contains(" --part ") ? ""
+                    : " --part " + hit.part!.components(separatedBy: " or ").map { String($0.split(separator: "/")[0]) }.joined(separator: "|")
+                return "\(hit.part!) at \(hex(hit.address)) on \(hit.bus): run \(next)\(choice)"
             }
             return ("found " + found.joined(separator: "; and "), true)
         }

@@ -23,8 +23,10 @@ struct ProbeCommand: ParsableCommand {
             through IIO, 68 when nothing answers. On a six-axis part it also reads the
             gyroscope for half a second and says whether its offset at rest is within
             3 × the datasheet's typical zero-rate level (LSM6DSO ±1, LSM6DSL ±3,
-            LSM6DS3 ±10 dps): keep the board still.
-            Example: accelctl probe --bus 1
+            LSM6DS3 ±10 dps): keep the board still. With --interrupt LINE it
+            routes data ready to INT1, then INT2, and says which pin reaches that
+            GPIO line, at what rate its edges come, and whether that is the chip's.
+            Example: accelctl probe --bus 1 --interrupt GPIO17
             """
     )
 
@@ -33,6 +35,9 @@ struct ProbeCommand: ParsableCommand {
 
     @Flag(help: "Probe only the bus given with --bus.")
     var onlyBus = false
+
+    @Option(help: ArgumentHelp("A GPIO line (CHIP:LINE or a line name; 'model' with --simulate) to find the chip's INT pins on: data ready is routed to INT1, then INT2, and the line's edges counted against the chip's rate.", valueName: "line"))
+    var interrupt: String?
 
     func run() throws {
         let time = MonotonicTime()
@@ -70,6 +75,7 @@ struct ProbeCommand: ParsableCommand {
             print("  \(finding.bus) \(hex(finding.address)): \(id)\(finding.part.map { ": \($0)" } ?? "")\(finding.note.map { ": \($0)" } ?? "")")
         }
         judgeGyroscopes(findings, model: model, time: time)
+        if let interrupt { findWiring(interrupt, findings, model: model, time: time) }
         let verdict = Probe.verdict(findings, buses: buses) { bus, address in
             let busOption = bus.hasPrefix("/dev/i2c-") ? " --bus \(bus.dropFirst(9))" : " --simulate \(chip.simulate ?? "")"
             // The part the model plays, or the one named: the next command

@@ -172,6 +172,7 @@ func fail(_ error: Error) -> Never {
     case let e as ToolError: (e.description, e.exitCode)
     case let e as BusError: (e.description, e.exitCode)
     case let e as DriverError: (e.description, e.exitCode)
+    case let e as GPIOError: (e.description, e.exitCode)
     case let e as ClientError: (e.description, e.exitCode)
     case let e as ProtocolError: (e.message, 64)
     case let e as Trace.FormatError: (e.description, 65)

@@ -27,7 +27,22 @@ struct AccelctlDirectTests {
         let result = try accelctl(["probe", "--simulate", "rest", "--part", "LIS3DH"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("0x18: WHO_AM_I 0x33: LIS3DH or LIS2DH12: these parts share WHO_AM_I 0x33 at different scales: name yours with --part"))
-        #expect(result.stdout.contains("--part LIS3DH|LIS2DH12"))
+        #expect(result.stdout.contains("run accelctl selftest --simulate rest --address 0x18 --part LIS3DH\n"), "the part named, once: \(result.stdout)")
+    }
+
+    @Test("probe --interrupt finds which pin reaches the line: INT1 at the chip's rate, INT2 nowhere", arguments: [("LIS302DL", true), ("LIS3DH", false)])
+    func probeInterrupt(part: String, hasDataReadyOnInt2: Bool) throws {
+        let result = try accelctl(["probe", "--simulate", "rest", "--part", part, "--interrupt", "model"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("INT1 reaches the chip model's INT1: 100.0 edges/s against the chip's 100 Hz, as it should; set interrupt-pin = int1"), "\(result.stdout)")
+        let int2 = hasDataReadyOnInt2 ? "INT2 is wired nowhere: no edge on the chip model's INT1 in 0.5 s" : "INT2: the \(part) cannot put data ready on it; not tried"
+        #expect(result.stdout.contains(int2), "\(result.stdout)")
+    }
+
+    @Test("probe --interrupt on a line that is not a GPIO chip's says so, with its code")
+    func probeInterruptNotAChip() throws {
+        let result = try accelctl(["probe", "--simulate", "rest", "--interrupt", "gpiochip0:1"])
+        #expect(result.status == 64 && result.stderr.contains("with --simulate the line is the model's: --interrupt model"), "\(result.stderr)")
     }
 
     @Test("probe on an empty bus says nothing answered, with exit 68")

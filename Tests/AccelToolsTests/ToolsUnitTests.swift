@@ -337,3 +337,27 @@ struct RateMeterTests {
         #expect(abs(RateMeter.rate(of: observations) - 412) < 412 * 0.005, "\(RateMeter.rate(of: observations))")
     }
 }
+
+@Suite("Finding the INT wiring")
+struct InterruptWiringTests {
+    @Test("each pin's edges against the chip's rate: a pin wired to the line, one wired nowhere")
+    func findsThePin() throws {
+        let time = VirtualTime()
+        let model = ChipModel(profile: .lsm6dso, motion: MotionScript.rest(), time: time)
+        let driver = try Accelerometer(bus: model, time: time, part: .lsm6dso)
+        let line = SimulatedInterruptLine(model: model, pin: .int2, time: time)
+        let findings = try InterruptWiring.find(driver: driver, line: line, configuration: driver.defaultConfiguration(), time: time)
+        #expect(findings.map(\.pin) == [.int1, .int2])
+        #expect(findings[0].edges == 0 && findings[0].verdict(line: "L").hasPrefix("INT1 is wired nowhere"))
+        #expect(abs(findings[1].edgesPerSecond - 104) < 5 && findings[1].verdict(line: "L").contains("as it should; set interrupt-pin = int2"))
+        #expect(model.peek(0x0D) == 0 && model.peek(0x0E) == 0, "no pin left routed")
+    }
+
+    @Test("edges at twice the chip's rate, or too few, are said with the figures")
+    func wrongRates() {
+        let doubled = InterruptWiring.Finding(pin: .int1, edges: 200, seconds: 1, rate: 100)
+        #expect(doubled.verdict(line: "L").contains("200.0 edges/s against the chip's 100 Hz: more than the chip makes"))
+        let missing = InterruptWiring.Finding(pin: .int1, edges: 40, seconds: 1, rate: 100)
+        #expect(missing.verdict(line: "L").contains("edges go missing"))
+    }
+}
