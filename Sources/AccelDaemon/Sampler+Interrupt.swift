@@ -40,11 +40,46 @@ extension Sampler {
         guard !edges.isEmpty || now >= (edgeClock.lastEdge ?? lastPoll) + edgeTimeout else { return edgeTimeout }
         do {
             defer { lastPoll = now }
+            let published = counters.published
             if driver!.fifoWatermark > 0 { try readFIFOOnEdge(now) } else { try readOnEdge(now) }
+            judgeLine(edges: edges, found: counters.published > published || overrunRead != nil)
             return edgeTimeout
         } catch {
             return handleFailure(error, now)
         }
+    }
+
+    /// A line that stays silent while the chip has samples (stuck, or the
+    /// pin's routing lost), or one that fires faster than the chip: said
+    /// with the figures, then handled as a lost line (the timer stands in
+    /// where allowed). The samples themselves are read all the same.
+    private func judgeLine(edges: [Edge], found: Bool) {
+        guard let line = interruptLine else { return }
+        silentReads = edges.isEmpty && found ? silentReads + 1 : 0
+        if silentReads >= 8 {
+            silentReads = 0
+            lineFault(.stuck(line: line.description, reads: 8, level: try? line.level()))
+        } else if edgeClock.impossibleEdges >= reportedImpossibleEdges * 2 + 8 {
+            reportedImpossibleEdges = edgeClock.impossibleEdges
+            lineFault(.tooFast(line: line.description, edges: edgeClock.impossibleEdges, rate: configuration.rate))
+        }
+    }
+
+    /// A line that works but cannot be trusted: with interrupt-fallback =
+    /// timer the timer paces the reads for good; without, the line keeps
+    /// pacing them (a silent one by its timeout, each loss counted).
+    /// Said once either way.
+    private func lineFault(_ fault: GPIOError) {
+        guard !lineFaultSaid else { return }
+        lineFaultSaid = true
+        if interruptFallback {
+            interruptSource = nil  // not tried again: it would fail the same way
+            loseInterruptLine(fault)
+            return
+        }
+        let message = "\(fault); reads go on at the line's pace (interrupt-fallback = timer would hand them to the timer)"
+        logger.warning("\(message)")
+        send(.device(DeviceEvent(state: .interruptLost, message: message)))
     }
 
     /// An edge into the clock; a jump in the line's sequence is edges the

@@ -100,6 +100,10 @@ public final class Sampler: @unchecked Sendable {
     var droppedEdges = 0
     /// A read that found samples overwritten, numbered at the next edge.
     var overrunRead: (reading: Reading, at: UInt64)?
+    /// Reads in a row that found a sample with no edge; edges too soon, said so far.
+    var silentReads = 0
+    var reportedImpossibleEdges = 0
+    var lineFaultSaid = false
     var interruptThread: InterruptThread?
 
     public var calibration: Calibration = .identity {

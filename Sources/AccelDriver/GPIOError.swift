@@ -23,6 +23,10 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible, Sendable {
     case silent(line: String, pin: String, rate: Int, level: Bool?)
     /// The chip went away (its gpiochip was removed) while acceld held a line.
     case gone(line: String)
+    /// Reads that found samples while the line gave no edge.
+    case stuck(line: String, reads: Int, level: Bool?)
+    /// Edges sooner than the chip makes samples.
+    case tooFast(line: String, edges: Int, rate: Int)
 
     public var description: String {
         switch self {
@@ -50,6 +54,11 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible, Sendable {
             return "no edge on \(line) within a second of the chip's first sample at \(rate) Hz: is the chip's \(pin) wired to that line, and is interrupt-pin the pin you wired?\(stuck) 'accelctl probe --interrupt' finds the wiring; to go on with the timer pacing the reads, set interrupt-fallback = timer"
         case .gone(let line):
             return "\(line) is gone: its GPIO chip was removed"
+        case .stuck(let line, let reads, let level):
+            let reads = "\(reads) reads in a row found a new sample while \(line) gave no edge"
+            return level.map { "\(reads); it reads \($0 ? "high" : "low") (stuck, or the pin no longer routed to it)" } ?? reads
+        case .tooFast(let line, let edges, let rate):
+            return "\(line) gave \(edges) edges sooner than the chip's \(rate) Hz can make samples: another chip's pin on the same line, or a line that rings; those edges are not taken as samples"
         }
     }
 
@@ -60,7 +69,7 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible, Sendable {
         case .badSpec, .noLine: 78               // EX_CONFIG
         case .busy: 75                           // EX_TEMPFAIL, as an address a driver owns
         case .permissionDenied: 77               // EX_NOPERM
-        case .failed, .silent: 74                // EX_IOERR
+        case .failed, .silent, .stuck, .tooFast: 74  // EX_IOERR
         }
     }
 

@@ -42,8 +42,8 @@ final class InterruptRig {
     func run(seconds: Double) throws {
         let end = time.nanoseconds + UInt64(seconds * 1e9)
         var next = InterruptThread.Next(line: sampler.interruptLine, wait: 0)
-        while time.nanoseconds < end {
-            let edges = try next.line?.wait(nanoseconds: next.wait) ?? []
+        while time.nanoseconds < end, let line = next.line {
+            let edges = try line.wait(nanoseconds: next.wait)
             time.advance(seconds: Double(lateness()) / 1e9)
             next = sampler.interruptStep(.success(edges))
         }
@@ -115,6 +115,26 @@ struct InterruptSamplerTests {
     func silentLineFallback() throws {
         let rig = try InterruptRig(linePin: .int2, fallback: true)
         #expect(rig.sampler.interruptLine == nil && rig.sampler.interruptSource == nil)
+    }
+
+    @Test("a line gone silent while the chip makes samples (its routing cleared): said once with the figures, every sample still read or counted",
+          arguments: [false, true])
+    func stuckLine(fallback: Bool) throws {
+        let rig = try InterruptRig(rate: 100, fallback: fallback)
+        try rig.run(seconds: 1)
+        try rig.model.writeRegister(0x22, 0x00)  // CTRL_REG3: INT1 to ground, as a glitch or another program might leave it
+        try rig.run(seconds: 2)
+        let said = rig.deviceEvents.filter { $0.state == .interruptLost }
+        #expect(said.count == 1, "\(said)")
+        #expect(said.first?.message.contains("8 reads in a row found a new sample while the chip model's INT1 gave no edge; it reads low") == true)
+        let seqs = rig.frames.map(\.seq)
+        #expect(zip(seqs, seqs.dropFirst()).map { Int($1 - $0) - 1 }.reduce(0, +) == rig.sampler.counters.lost)
+        if fallback {
+            #expect(rig.sampler.interruptLine == nil && rig.sampler.interruptSource == nil, "the timer, for good")
+            rig.sampler.queue.sync { rig.sampler.stop(powerDown: false) }
+        } else {
+            #expect(rig.sampler.interruptLine != nil && rig.time.nanoseconds > 2_900_000_000, "the line paces on")
+        }
     }
 
     @Test("the LSM6DSO's data ready on INT2: each frame carries its own rotation rate", arguments: [ChipProfile.lsm6dso])
