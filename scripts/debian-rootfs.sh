@@ -13,8 +13,9 @@
 # of its own, under emulation: minutes longer).
 suite=bookworm
 # dbus and iio-sensor-proxy (for monitor-sensor; its service is masked
-# there): the boot test's checks of acceld-sensorproxy.
-include=${rootfs_include:-systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1,dbus,iio-sensor-proxy}
+# there): the boot test's checks of acceld-sensorproxy. gpiod: libgpiod's
+# tools (gpioinfo, gpiomon), for the chip emulator's INT lines.
+include=${rootfs_include:-systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1,dbus,iio-sensor-proxy,gpiod}
 source scripts/debian-lib.sh  # sets $mirror
 source scripts/test-cache.sh
 # Keyed by what it is made of, and by the suite's release date as this

@@ -10,7 +10,9 @@
 # check fails or the guest never reports. docs/TESTING.md explains it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh qemu-system-x86 busybox-static i2c-tools cpio kmod xz-utils make
+# gpiod: libgpiod's tools for the INT-line checks; gcc and libc6-dev build
+# their GPIO v2 client (scripts/kernel/gpio-watch.c).
+source scripts/setup.sh qemu-system-x86 busybox-static i2c-tools cpio kmod xz-utils make gpiod gcc libc6-dev
 
 source scripts/kernel/qemu-host.sh  # sets $cache, $kernel_dir and $modules
 stage=kernel-test
@@ -27,6 +29,10 @@ rm -rf "$root" && mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,r
 cp /usr/bin/busybox "$root/bin/"
 cp .build-static/release/acceld .build-static/release/accelctl "$root/usr/bin/"
 cp /usr/sbin/i2cget /usr/sbin/i2cset /usr/sbin/i2cdump /usr/sbin/i2cdetect /usr/sbin/i2ctransfer "$root/usr/sbin/"
+# The chip emulator's INT pins are GPIO lines (scripts/kernel/gpio-checks.sh):
+# libgpiod's tools as Debian ships them, and gpio-watch, a GPIO v2 client.
+cp /usr/bin/gpiodetect /usr/bin/gpioinfo /usr/bin/gpiofind /usr/bin/gpioget /usr/bin/gpioset /usr/bin/gpiomon "$root/usr/bin/"
+gcc -O2 -Wall -o "$root/usr/bin/gpio-watch" scripts/kernel/gpio-watch.c
 for binary in "$root"/usr/bin/* "$root"/usr/sbin/*; do
     for library in $(ldd "$binary" | grep -o '/[^ ]*'); do
         mkdir -p "$root$(dirname "$library")"
@@ -41,7 +47,7 @@ for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c \
     cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
 done
 cp "$emulator" "$root/lib/modules/"
-cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh scripts/kernel/lsm6dso-checks.sh "$root/"
+cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh scripts/kernel/lsm6dso-checks.sh scripts/kernel/gpio-checks.sh "$root/"
 cat > "$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin

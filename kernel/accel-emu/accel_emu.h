@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * accel_emu's chips, shared by emu_main.c (the LIS302DL family, the
- * adapter, sysfs, the INT lines) and emu_six_axis.c (ST's LSM6DSO).
+ * accel_emu's shared header. The module is split by job, as the kernel's
+ * own drivers are:
+ *
+ *   emu_main.c      the module: parameters, the chips it is asked for
+ *   emu_core.c      the LIS302DL family: registers, samples, the hrtimer
+ *   emu_six_axis.c  ST's LSM6DSO: its registers, FIFO and signals
+ *   emu_i2c.c       the I2C adapter: plain and SMBus transfers
+ *   emu_sysfs.c     the attributes in i2c-N/emu-0xNN/
+ *   emu_gpio.c      the INT pins: levels from the interrupt registers,
+ *                   the GPIO controller, the irq domain, the peers' irq
+ *
+ * docs/EMULATOR.md describes what each part models.
  */
 #ifndef ACCEL_EMU_H
 #define ACCEL_EMU_H
 
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/hrtimer.h>
 #include <linux/i2c.h>
@@ -41,6 +52,64 @@ struct emu_field {
 	u8 reg, mask;
 };
 
+/*
+ * What a chip's INT pins can carry: its interrupt signals, each active
+ * (1) or not at an instant. The part's table routes them to a pin.
+ * Signals the emulator does not model (click, boot, the LIS3DH's ADC,
+ * the LSM6DSO's temperature and batch counter) are in the tables all the
+ * same, so that routing them is accepted, and never active.
+ */
+enum emu_signal {
+	SIG_DRDY,	/* the accelerometer's data ready: ZYXDA, XLDA */
+	SIG_DRDY_G,	/* the gyroscope's: GDA */
+	SIG_FIFO_WTM,	/* the FIFO past its watermark */
+	SIG_FIFO_OVR,	/* the FIFO overrun */
+	SIG_FIFO_FULL,	/* the FIFO full */
+	SIG_WAKE1,	/* FF_WU_1, IA1, the LSM6DSO's wake-up */
+	SIG_WAKE2,	/* FF_WU_2, IA2 */
+	SIG_UNMODELLED,	/* click, boot, ACT, ADC, temperature, ... */
+	EMU_SIGNALS
+};
+
+/* A field's value that routes signals to a pin: a bit (value 1), or one
+ * code of a field that selects a source (the LIS302DL's I1CFG). */
+struct emu_route {
+	struct emu_field field;
+	u8 value;
+	u16 signals;		/* BIT(enum emu_signal) */
+};
+
+#define EMU_PINS 2		/* INT1, INT2 */
+#define EMU_ROUTES 8
+
+/* One pin of a part, as data: what routes to it, and its polarity. */
+struct emu_pin_map {
+	struct emu_route routes[EMU_ROUTES];	/* the first with no mask ends */
+	struct emu_field active_low;	/* 1: the pin rests high, pulls low */
+	struct emu_field open_drain;	/* read back only: the board pulls up */
+};
+
+/*
+ * An inertial interrupt unit of the family (the LIS302DL's FF_WU_1/2, the
+ * LIS3DH's IA1/IA2), as data: its CFG (AOI bit 7, the six axis events'
+ * enables in bits 5:0), SRC (IA bit 6, the events), THS (bits 6:0) and
+ * DURATION (bits 6:0, in samples) registers, its latch (LIR), and the
+ * threshold's step in mg by range code.
+ */
+struct emu_inertial_map {
+	u8 cfg, source, threshold, duration;	/* cfg 0: no such unit */
+	struct emu_field latch;
+	u16 mg_per_threshold[4];
+};
+
+#define EMU_INERTIAL 2
+
+/* A unit's state: its source (IA and the events), samples in a row that met it. */
+struct emu_inertial {
+	u8 source;
+	unsigned int count;
+};
+
 /* One part, as data (the kernel's st_accel settings table is the model). */
 struct emu_part {
 	const char *name;
@@ -61,7 +130,10 @@ struct emu_part {
 	bool has_fifo;
 	struct emu_field fifo_enable, fifo_mode, fifo_threshold;
 	u8 fifo_source;
-	struct emu_field drdy_int;	/* data-ready routed to the INT line */
+	/* data-ready on INT1, for the peers' irq (client->init_irq) */
+	struct emu_field drdy_int;
+	struct emu_pin_map pins[EMU_PINS];
+	struct emu_inertial_map inertial[EMU_INERTIAL];
 	bool six_axis;		/* its map and behaviour are emu_six_axis.c's */
 };
 
@@ -78,10 +150,10 @@ struct emu_chip;
 struct emu_attribute {
 	struct device_attribute attr;
 	struct emu_chip *chip;
-	int counter;		/* an emu_counter, or -1 */
+	int counter;		/* an emu_counter, a pin, or -1 */
 };
 
-#define EMU_ATTRIBUTES (EMU_COUNTERS + 7)
+#define EMU_ATTRIBUTES (EMU_COUNTERS + 12)
 
 /* A tagged FIFO word of the LSM6DSO: the tag byte and six data bytes. */
 #define EMU6_WORD_BYTES 7
@@ -95,6 +167,24 @@ struct emu_six {
 	unsigned int head, level;
 	bool overrun;		/* FIFO_OVR_IA: a word was lost since the last status read */
 	ktime_t timestamp_zero;	/* TIMESTAMP counts 25 µs from here */
+	/* The wake-up function: the last sample's force (its slope filter's
+	 * input), WAKE_UP_SRC, samples in a row over the threshold. */
+	s32 last_mg[3];
+	bool have_last;
+	u8 wake_source;
+	unsigned int wake_count;
+};
+
+/* An INT pin as a GPIO line (emu_gpio.c); its fields under emu_lock. */
+struct emu_line {
+	bool level;		/* what the pin drives: 1 high, 0 low */
+	unsigned int type;	/* the IRQ_TYPE_EDGE_* its consumer asked for */
+	bool enabled;		/* a consumer holds its interrupt */
+	unsigned int offset;	/* on the GPIO controller */
+	unsigned int virq;
+	unsigned int pending;	/* interrupts to raise once emu_lock is dropped */
+	u64 rises, falls, raised;
+	char name[24];		/* lis302dl-0x1c-int1 */
 };
 
 struct emu_chip {
@@ -127,8 +217,10 @@ struct emu_chip {
 	struct hrtimer timer;
 	struct mutex rearm_mutex;
 
-	unsigned int irq;	/* the INT line, 0 where the part has none */
-	u64 announced;		/* samples the INT line has told of */
+	unsigned int irq;	/* the peers' data-ready irq, 0 where the part has none */
+	u64 announced;		/* samples that irq has told of */
+	struct emu_line lines[EMU_PINS];
+	struct emu_inertial inertial[EMU_INERTIAL];
 
 	char group_name[16];
 	struct emu_attribute attrs[EMU_ATTRIBUTES];
@@ -143,11 +235,30 @@ static inline u8 emu_get(const struct emu_chip *chip, struct emu_field f)
 	return f.mask ? (chip->regs[f.reg] & f.mask) >> __ffs(f.mask) : 0;
 }
 
-/* emu_main.c */
+/* emu_main.c: the chips and what they share */
+extern spinlock_t emu_lock;	/* the adapter: transfers, the timers, the pins */
+extern struct mutex emu_config_mutex;
+extern struct emu_chip *emu_chips[EMU_MAX_CHIPS];
+extern int emu_nchips;
+extern int emu_clock_ppm;
+struct emu_chip *emu_find(u16 addr);
+
+/* emu_core.c */
+extern const struct emu_part emu_lis302dl, emu_lis3dh;
+void emu_core_init(void);
+void emu_chip_init(struct emu_chip *chip);
+u64 emu_period_ns(u32 mhz);
+ktime_t emu_due(const struct emu_chip *chip);
+void emu_produce(struct emu_chip *chip, ktime_t now);
+void emu_rearm_changed(void);
 void emu_motion(const struct emu_chip *chip, ktime_t instant, s32 mg[3]);
+void emu_sensed(const struct emu_chip *chip, ktime_t instant, s32 mg[3]);
 void emu_convert(const struct emu_chip *chip, u64 index, ktime_t instant, u8 out[EMU_SAMPLE_BYTES]);
 void emu_rotation(const struct emu_chip *chip, ktime_t instant, s32 mdps[3]);
-
+void emu_read(struct emu_chip *chip, u8 *buf, unsigned int len, ktime_t now);
+void emu_write(struct emu_chip *chip, const u8 *buf, unsigned int len, ktime_t now);
+unsigned int emu_fifo_level(const struct emu_chip *chip);
+u16 emu_signals(const struct emu_chip *chip);
 
 /* emu_six_axis.c */
 extern const struct emu_part emu_lsm6dso;
@@ -159,6 +270,22 @@ bool emu6_auto_increment(const struct emu_chip *chip);
 u8 emu6_step(const struct emu_chip *chip, u8 reg);
 bool emu6_interrupt(const struct emu_chip *chip);
 unsigned int emu6_fifo_level(const struct emu_chip *chip);
+u16 emu6_signals(const struct emu_chip *chip);
+
+/* emu_i2c.c */
+extern struct i2c_adapter emu_adapter;
+int emu_i2c_add(bool smbus_only, const struct attribute_group **groups);
+void emu_i2c_remove(void);
+
+/* emu_sysfs.c */
+void emu_attributes(struct emu_chip *chip);
+
+/* emu_gpio.c */
+void emu_pins_update(struct emu_chip *chip);
+void emu_unlock_and_raise(unsigned long flags);
+int emu_gpio_setup(void);
+void emu_gpio_teardown(void);
+int emu_irq_setup(void);
+void emu_irq_teardown(void);
 
 #endif
-

@@ -22,12 +22,20 @@
  *   (FIFO_CTRL1/2), overrun and full flags;
  * - TIMESTAMP0..3 counting 25 µs from 0xaa written to TIMESTAMP2, as
  *   st_lsm6dsx resets it (INTERNAL_FREQ_FINE reads 0: no trim);
- * - INT1 (INT1_CTRL): the FIFO's watermark, or data-ready;
+ * - INT1 and INT2 (INT1_CTRL, INT2_CTRL; CTRL3_C's H_LACTIVE and PP_OD):
+ *   data ready (latched: until the output is read), the FIFO's watermark,
+ *   overrun and full, as the part's table routes them (emu_gpio.c drives
+ *   the pins); the peers' irq: the FIFO's watermark, or data ready;
+ * - the wake-up function (WAKE_UP_THS, WAKE_UP_DUR, WAKE_UP_SRC, on the
+ *   slope filter), routed by MD1_CFG's INT1_WU and MD2_CFG's INT2_WU;
  * - the sensor hub's bank behind FUNC_CFG_ACCESS, with no sensor behind it:
  *   st_lsm6dsx looks for magnetometers there and finds none.
  *
- * Not modelled: the embedded functions (pedometer, tilt, tap, wake-up),
- * INT2, the user offsets, the filter chains, the temperature sensor.
+ * Not modelled: the other embedded functions (pedometer, tilt, tap, free
+ * fall, 6D, activity/inactivity and sleep), the high-pass filter for the
+ * wake-up (SLOPE_FDS), pulsed data ready (COUNTER_BDR_REG1's
+ * dataready_pulsed), INT2_on_INT1, the user offsets, the filter chains,
+ * the temperature sensor.
  * The counters count the accelerometer's samples.
  */
 #include "accel_emu.h"
@@ -39,10 +47,12 @@
 #define FIFO_CTRL3 0x09
 #define FIFO_CTRL4 0x0a
 #define INT1_CTRL 0x0d
+#define INT2_CTRL 0x0e
 #define CTRL1_XL 0x10
 #define CTRL2_G 0x11
 #define CTRL3_C 0x12
 #define CTRL5_C 0x14
+#define WAKE_UP_SRC 0x1b
 #define STATUS 0x1e
 #define OUTX_L_G 0x22
 #define OUTZ_H_G 0x27
@@ -53,9 +63,17 @@
 #define TIMESTAMP0 0x40
 #define TIMESTAMP2 0x42
 #define TIMESTAMP3 0x43
+#define TAP_CFG0 0x56
+#define TAP_CFG2 0x58
+#define WAKE_UP_THS 0x5b
+#define WAKE_UP_DUR 0x5c
+#define MD1_CFG 0x5e
+#define MD2_CFG 0x5f
 #define FIFO_DATA_OUT_TAG 0x78
 #define FIFO_DATA_OUT_Z_H 0x7e
 
+#define WU_IA 0x08
+#define INT_WU 0x20		/* MD1_CFG INT1_WU, MD2_CFG INT2_WU */
 #define XLDA 0x01
 #define GDA 0x02
 #define IF_INC 0x04
@@ -98,6 +116,37 @@ const struct emu_part emu_lsm6dso = {
 	.self_test = { CTRL5_C, 0x03 }, .self_test_code = 1,	/* ST_XL: 01 adds, 10 subtracts */
 	.self_test_mg = { 875, 875, 875 },
 	.drdy_int = { INT1_CTRL, INT1_FIFO_TH | INT1_DRDY },
+	/* INT1_CTRL and INT2_CTRL, a signal a bit from bit 0, and the wake-up
+	 * (MD1_CFG, MD2_CFG); CTRL3_C's H_LACTIVE (bit 5) and PP_OD (bit 4)
+	 * for both pins. */
+	.pins = {
+		{
+			{
+				{ { INT1_CTRL, 0x01 }, 1, BIT(SIG_DRDY) },	  /* DRDY_XL */
+				{ { INT1_CTRL, 0x02 }, 1, BIT(SIG_DRDY_G) },	  /* DRDY_G */
+				{ { INT1_CTRL, 0x04 }, 1, BIT(SIG_UNMODELLED) }, /* BOOT */
+				{ { INT1_CTRL, 0x08 }, 1, BIT(SIG_FIFO_WTM) },	  /* FIFO_TH */
+				{ { INT1_CTRL, 0x10 }, 1, BIT(SIG_FIFO_OVR) },	  /* FIFO_OVR */
+				{ { INT1_CTRL, 0x20 }, 1, BIT(SIG_FIFO_FULL) },  /* FIFO_FULL */
+				{ { INT1_CTRL, 0x40 }, 1, BIT(SIG_UNMODELLED) }, /* CNT_BDR */
+				{ { MD1_CFG, INT_WU }, 1, BIT(SIG_WAKE1) },	  /* INT1_WU */
+			},
+			{ CTRL3_C, 0x20 }, { CTRL3_C, 0x10 },
+		},
+		{
+			{
+				{ { INT2_CTRL, 0x01 }, 1, BIT(SIG_DRDY) },	  /* DRDY_XL */
+				{ { INT2_CTRL, 0x02 }, 1, BIT(SIG_DRDY_G) },	  /* DRDY_G */
+				{ { INT2_CTRL, 0x04 }, 1, BIT(SIG_UNMODELLED) }, /* DRDY_TEMP */
+				{ { INT2_CTRL, 0x08 }, 1, BIT(SIG_FIFO_WTM) },	  /* FIFO_TH */
+				{ { INT2_CTRL, 0x10 }, 1, BIT(SIG_FIFO_OVR) },	  /* FIFO_OVR */
+				{ { INT2_CTRL, 0x20 }, 1, BIT(SIG_FIFO_FULL) },  /* FIFO_FULL */
+				{ { INT2_CTRL, 0x40 }, 1, BIT(SIG_UNMODELLED) }, /* CNT_BDR */
+				{ { MD2_CFG, INT_WU }, 1, BIT(SIG_WAKE1) },	  /* INT2_WU */
+			},
+			{ CTRL3_C, 0x20 }, { CTRL3_C, 0x10 },
+		},
+	},
 	.six_axis = true,
 };
 
@@ -132,6 +181,8 @@ void emu6_configure(struct emu_chip *chip)
 
 	six->accel_on = accel;
 	six->gyro_on = gyro;
+	if (!accel)
+		six->have_last = false;	/* the slope filter starts again */
 	chip->mhz = max(accel, gyro);
 	chip->running = chip->mhz;
 	chip->bits = 16;
@@ -202,6 +253,48 @@ static u32 emu6_timestamp(const struct emu_chip *chip, ktime_t instant)
 }
 
 /*
+ * The wake-up function on samples first..last (the last 256 at most): the
+ * slope filter's output, (a[n] - a[n-1]) / 2 per axis, against WK_THS in
+ * steps of the range / 64 (/ 256 with WAKE_THS_W); WU_IA once an axis was
+ * over it WAKE_DUR + 1 samples in a row, with TAP_CFG2's
+ * INTERRUPTS_ENABLE. Latched (TAP_CFG0's LIR), WU_IA stays until
+ * WAKE_UP_SRC is read; otherwise it follows the slope.
+ */
+static void emu6_wake(struct emu_chip *chip, u64 first, u64 last)
+{
+	static const u32 range_mg[4] = { 2000, 16000, 4000, 8000 };	/* by FS_XL */
+	struct emu_six *six = &chip->six;
+	u8 duration = chip->regs[WAKE_UP_DUR];
+	u32 threshold = (chip->regs[WAKE_UP_THS] & 0x3f) *
+		range_mg[(chip->regs[CTRL1_XL] >> 2) & 3] / (duration & 0x10 ? 256 : 64);
+	s32 mg[3];
+	u64 k;
+	int axis;
+
+	if (!six->accel_on)
+		return;
+	if (last - first > 255)
+		first = last - 255;
+	for (k = first; k <= last; k++) {
+		u8 events = 0;
+		bool met;
+
+		emu_sensed(chip, ktime_add_ns(chip->start, k * chip->period_ns), mg);
+		for (axis = 0; six->have_last && axis < 3; axis++)
+			if ((u32)abs(mg[axis] - six->last_mg[axis]) / 2 > threshold)
+				events |= 4 >> axis;	/* X_WU, Y_WU, Z_WU */
+		memcpy(six->last_mg, mg, sizeof(mg));
+		six->have_last = true;
+		met = (chip->regs[TAP_CFG2] & 0x80) && events;
+		six->wake_count = met ? min(six->wake_count + 1, 255u) : 0;
+		if (met && six->wake_count > ((duration >> 5) & 3))
+			six->wake_source = WU_IA | events;
+		else if (!(chip->regs[TAP_CFG0] & 0x01))
+			six->wake_source = 0;
+	}
+}
+
+/*
  * Makes samples first..last: the output registers hold the last (an
  * unread one before it is lost); the FIFO, when on, takes each one's
  * words, timestamp first, as many as it can still hold.
@@ -252,6 +345,7 @@ void emu6_produce(struct emu_chip *chip, u64 first, u64 last)
 		emu_convert(chip, last, ktime_add_ns(chip->start, last * chip->period_ns), &chip->regs[OUTX_L_A]);
 		*status |= XLDA;
 	}
+	emu6_wake(chip, first, last);
 }
 
 /* A FIFO output byte: the oldest word's; its last byte pops it. */
@@ -282,6 +376,11 @@ u8 emu6_read_reg(struct emu_chip *chip, u8 reg, ktime_t now)
 	if (emu6_hub_page(chip, reg))
 		return six->hub_page[reg];
 	switch (reg) {
+	case WAKE_UP_SRC:
+		value = six->wake_source;
+		if (chip->regs[TAP_CFG0] & 0x01)
+			six->wake_source = 0;	/* a latched wake-up is released */
+		return value;
 	case STATUS:
 		if (!(*status & (XLDA | GDA)))
 			chip->counters[EMPTY_READS]++;
@@ -342,6 +441,8 @@ bool emu6_write_reg(struct emu_chip *chip, u8 reg, u8 value, ktime_t now)
 		 * the configuration then stops the clock and empties the FIFO. */
 		memcpy(chip->regs, chip->part->reset, sizeof(chip->regs));
 		memset(six->hub_page, 0, sizeof(six->hub_page));
+		six->wake_source = 0;
+		six->wake_count = 0;
 		return true;
 	}
 	chip->regs[reg] = value;
@@ -374,4 +475,31 @@ bool emu6_interrupt(const struct emu_chip *chip)
 unsigned int emu6_fifo_level(const struct emu_chip *chip)
 {
 	return chip->six.level;
+}
+
+/*
+ * The signals the pins can carry: XLDA and GDA (each until its output is
+ * read), and the FIFO's as FIFO_STATUS2 shows them: FIFO_WTM_IA (at or
+ * above the watermark), FIFO_OVR_IA (full, a word lost) and FIFO_FULL_IA.
+ */
+u16 emu6_signals(const struct emu_chip *chip)
+{
+	const struct emu_six *six = &chip->six;
+	unsigned int watermark = emu6_watermark(chip);
+	u16 signals = 0;
+
+	if (chip->regs[STATUS] & XLDA)
+		signals |= BIT(SIG_DRDY);
+	if (chip->regs[STATUS] & GDA)
+		signals |= BIT(SIG_DRDY_G);
+	if (six->wake_source & WU_IA)
+		signals |= BIT(SIG_WAKE1);
+	if (watermark && six->level >= watermark)
+		signals |= BIT(SIG_FIFO_WTM);
+	if (six->level == EMU6_FIFO_WORDS) {
+		signals |= BIT(SIG_FIFO_FULL);
+		if (six->overrun)
+			signals |= BIT(SIG_FIFO_OVR);
+	}
+	return signals;
 }

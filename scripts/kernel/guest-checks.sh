@@ -208,5 +208,9 @@ cat /tmp/lis3dh.log | tail -3
 # a peer, its FIFO into IIO buffers (lsm6dso-checks.sh).
 . /lsm6dso-checks.sh
 
+# 14. The emulator's INT pins as GPIO lines: libgpiod's tools and the GPIO
+# v2 uAPI on data ready, the FIFO's watermark and polarity (gpio-checks.sh).
+. /gpio-checks.sh
+
 [ $unsure = 0 ] || echo "kernel-test: $unsure timing check(s) inconclusive: the host starved the guest in every attempt (see CHECK INCONCLUSIVE above)"
 echo "KERNEL-CHECKS: $pass passed, $fail failed"
