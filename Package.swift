@@ -27,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
+        // A deliberate race that the ThreadSanitizer stage must report
+        // (scripts/tsan-test.sh); not installed.
+        .executableTarget(name: "tsan-canary", path: "Tests/TSanCanary"),
         // The value types everything shares: Vector3, Axis, Sample,
         // calibration and mount matrix, time sources, number formatting.
         // No dependencies at all.

@@ -24,6 +24,7 @@ stages=(
     "python|the Python client: pytest against acceld on the chip model, the examples, pip install|build"
     "sensorproxy|acceld-sensorproxy: iio-sensor-proxy's D-Bus interface on a private bus, with monitor-sensor, gdbus and dbus-send|build"
     "gateway|acceld-gateway: the live page in headless Chromium, Prometheus, MQTT, hostile HTTP|build"
+    "tsan|ThreadSanitizer: the canary's deliberate race reported, then the sampler's and control side's suites and the acceld they start, built with -sanitize=thread, with no report|"
     "fuzz|the request, trace and configuration parsers under libFuzzer (${FUZZ_SECONDS:-60} s each)|"
     "release|the static release build (Swift runtime linked in), the man pages and completions, shared by the stages below|"
     "kernel|kernel in the loop: acceld on a real kernel's i2c-dev and the chip emulator, the kernel's drivers as peers (QEMU)|release"
@@ -90,6 +91,7 @@ stage_unit() {
 stage_python() { ACCELD_JUNIT="$PWD/$results/python.xml" ./scripts/python-client-test.sh; }
 stage_sensorproxy() { ./scripts/sensorproxy-test.sh; }
 stage_gateway() { ./scripts/gateway-test.sh; }
+stage_tsan() { TSAN_XUNIT="$PWD/$results/tsan.xml" ./scripts/tsan-test.sh; }
 stage_fuzz() { ./scripts/fuzz.sh; }
 stage_release() {
     if [ -n "${release_pid:-}" ]; then

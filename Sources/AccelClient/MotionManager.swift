@@ -19,6 +19,7 @@ public final class MotionManager: Sendable {
     let state = Mutex(State())
     private let reader = DispatchQueue(label: "AccelClient.reader")
 
+    /// (Unchecked: its handlers are not Sendable; it lives in `state`, under its Mutex.)
     struct Subscriber: @unchecked Sendable {
         enum Kind {
             case accelerometer, deviceMotion, gyro, events(Set<MotionEventKind>), notices
@@ -41,6 +42,7 @@ public final class MotionManager: Sendable {
         case failure(any Error)
     }
 
+    /// (Unchecked: it holds subscribers; it lives in `state`, under its Mutex.)
     struct State: @unchecked Sendable {
         var accelerometerInterval = 0.01
         var deviceMotionInterval = 0.01

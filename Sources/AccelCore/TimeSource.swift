@@ -20,7 +20,7 @@ extension TimeSource {
     public func sleep(seconds: Double) { sleep(nanoseconds: UInt64((seconds * 1e9).rounded())) }
 }
 
-/// CLOCK_MONOTONIC and nanosleep.
+/// CLOCK_MONOTONIC and nanosleep. (Unchecked: it has no state.)
 public final class MonotonicTime: TimeSource, @unchecked Sendable {
     public init() {}
 

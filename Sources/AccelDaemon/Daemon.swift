@@ -13,6 +13,8 @@ import Logging
 /// The running service: the sampler on its own queue, which only samples
 /// and publishes; the hub's control queue for clients, requests, status and
 /// the watchdog; signals on the main queue; systemd's notify protocol.
+/// (Unchecked: its state is set before dispatchMain, then read and changed
+/// on the main queue only, where the signal handlers run.)
 public final class Daemon: @unchecked Sendable {
     public struct Options: Sendable {
         public var configuration: Configuration

@@ -25,6 +25,9 @@ import Synchronization
 /// Sequence numbers count the chip's output periods since start: a gap of n
 /// means n periods without a sample reaching us (lost to an overrun, a bus
 /// fault or a chip reset), so a client knows exactly what it missed.
+///
+/// (Unchecked: everything is confined to `queue`, the interrupt thread
+/// included, which runs its steps inside `queue.sync`; `lastStep` is atomic.)
 public final class Sampler: @unchecked Sendable {
     public typealias Counters = SamplerCounters
 
@@ -104,6 +107,8 @@ public final class Sampler: @unchecked Sendable {
     var silentReads = 0
     var reportedImpossibleEdges = 0
     var lineFaultSaid = false
+    /// The INT routing registers as they were before acceld routed a pin.
+    var routingFound: [(register: UInt8, value: UInt8)]?
     var interruptThread: InterruptThread?
 
     public var calibration: Calibration = .identity {
@@ -134,6 +139,7 @@ public final class Sampler: @unchecked Sendable {
         let driver = try connect()
         adoptAutomaticRate(driver.profile)
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
+        if interruptSource != nil && routingFound == nil { routingFound = try driver.interruptRouting() }
         try driver.configure(configuration)
         publisher.pipeline.gyroscopeRange = driver.rotationRange ?? .infinity
         self.driver = driver
@@ -173,8 +179,13 @@ public final class Sampler: @unchecked Sendable {
         timer = nil
         interruptThread?.stop(waking: interruptLine)
         interruptThread = nil
+        interruptLine = nil  // released once the thread lets go of it
         releaseHeldFIFO(decidedBy: nil)
         publisher.release()
+        if let routingFound, let driver {
+            // The INT pins as acceld found them: another program may listen there.
+            do { try driver.restore(routing: routingFound) } catch { logger.warning("could not restore the chip's INT routing: \(error)") }
+        }
         if powerDown, let driver {
             do { try driver.powerDown() } catch { logger.warning("could not power the chip down: \(error)") }
         }

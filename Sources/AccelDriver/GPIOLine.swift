@@ -8,7 +8,8 @@ import CGPIO
 /// kernel's GPIO character device for rising edges stamped on
 /// CLOCK_MONOTONIC (CGPIO explains why the v2 uAPI and not libgpiod 1.6).
 /// Held from `open` until it is released: gpioinfo shows acceld as its
-/// consumer meanwhile.
+/// consumer meanwhile. (Unchecked: only the waiting thread reads the line;
+/// `wake`, from any thread, writes an eventfd.)
 public final class GPIOLine: InterruptLine, @unchecked Sendable {
     /// "gpiochip0 line 17 (GPIO17)".
     public let description: String

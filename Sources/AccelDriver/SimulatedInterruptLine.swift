@@ -6,7 +6,9 @@ import Dispatch
 /// the chip's sample instants (the only moments it can rise) and reports
 /// a rise as an edge stamped with that instant, as the kernel stamps a
 /// real edge. On a virtual clock `wait` moves the clock on; on the real
-/// one it sleeps until the instant, or until `wake`.
+/// one it sleeps until the instant, or until `wake`. (Unchecked: only the
+/// waiting thread uses it, and the model only on `owner`; `wake` signals
+/// a semaphore.)
 public final class SimulatedInterruptLine: InterruptLine, @unchecked Sendable {
     public let description: String
     private let model: ChipModel

@@ -24,7 +24,9 @@ import Synchronization
 /// oldest are dropped and counted, so what comes back first is the newest.
 /// (The library itself refuses to publish while disconnected, and accepts
 /// messages while reconnecting.) Credentials and TLS files are used, never
-/// printed.
+/// printed. (Unchecked: its mutable state is in `state`, under a Mutex;
+/// publishing goes through the `sender` queue alone, and libmosquitto's
+/// threaded mode runs its own thread on the handle.)
 public final class MQTTPublisher: @unchecked Sendable {
     public struct SetupError: Error, CustomStringConvertible {
         public let description: String

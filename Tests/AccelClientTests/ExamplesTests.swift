@@ -8,7 +8,7 @@ import TestSupport
 
 /// Runs an example from Examples/ against a daemon for a few seconds.
 func runExample(_ name: String, seconds: Double, on daemon: DaemonProcess) throws -> String {
-    let result = try run("/usr/bin/env", ["ACCELD_SOCKET=\(daemon.socketPath)", repositoryRoot + "/.build/debug/\(name)", String(seconds)])
+    let result = try run("/usr/bin/env", ["ACCELD_SOCKET=\(daemon.socketPath)", buildDirectory + "/\(name)", String(seconds)])
     #expect(result.status == 0, "\(name) exited \(result.status): \(result.stderr)")
     return result.stdout
 }
@@ -17,7 +17,7 @@ func runExample(_ name: String, seconds: Double, on daemon: DaemonProcess) throw
 /// then stops it; its output line-buffered, so that none is lost.
 func runUntilStopped(_ name: String, seconds: Double, socket: String) throws -> String {
     let result = try run("/usr/bin/timeout", [String(seconds), "/usr/bin/stdbuf", "-oL", "/usr/bin/env",
-                                              "ACCELD_SOCKET=\(socket)", repositoryRoot + "/.build/debug/\(name)"])
+                                              "ACCELD_SOCKET=\(socket)", buildDirectory + "/\(name)"])
     #expect(result.status == 124, "\(name) ran until stopped: \(result.stderr)")
     return result.stdout
 }
@@ -83,7 +83,7 @@ struct ExamplesTests {
     @Test("BubbleLevel without a daemon fails with exit 69 after its run, saying what to do")
     func bubbleLevelNoDaemon() throws {
         let socket = scratchDirectory() + "/none.sock"
-        let result = try run("/usr/bin/env", ["ACCELD_SOCKET=\(socket)", repositoryRoot + "/.build/debug/BubbleLevel", "1"])
+        let result = try run("/usr/bin/env", ["ACCELD_SOCKET=\(socket)", buildDirectory + "/BubbleLevel", "1"])
         #expect(result.status == 69, "exit \(result.status)")
         #expect(result.stdout.hasSuffix("BubbleLevel: no sample arrived in 1.0 s: \(ClientError.noDaemon(socket))\n"), "\(result.stdout)")
     }
@@ -102,7 +102,7 @@ struct ExamplesTests {
         defer { fake.stop() }
         // nobody runs a copy in a folder it may enter.
         let binary = (fake.path as NSString).deletingLastPathComponent + "/BubbleLevel"
-        try FileManager.default.copyItem(atPath: repositoryRoot + "/.build/debug/BubbleLevel", toPath: binary)
+        try FileManager.default.copyItem(atPath: buildDirectory + "/BubbleLevel", toPath: binary)
         func asNobody() throws -> ProcessResult {
             try run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
                                          "/usr/bin/env", "ACCELD_SOCKET=\(fake.path)", binary, "3"])

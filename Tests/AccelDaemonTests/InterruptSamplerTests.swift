@@ -45,7 +45,9 @@ final class InterruptRig {
         while time.nanoseconds < end, let line = next.line {
             let edges = try line.wait(nanoseconds: next.wait)
             time.advance(seconds: Double(lateness()) / 1e9)
-            next = sampler.interruptStep(.success(edges))
+            // Inside the queue, as InterruptThread runs it: a timer that
+            // takes over (interrupt-fallback) steps there too.
+            next = sampler.queue.sync { sampler.interruptStep(.success(edges)) }
         }
     }
 
@@ -135,6 +137,26 @@ struct InterruptSamplerTests {
         } else {
             #expect(rig.sampler.interruptLine != nil && rig.time.nanoseconds > 2_900_000_000, "the line paces on")
         }
+    }
+
+    @Test("stopped, acceld leaves the INT routing as it found it (another program's INT2 routing), and lets go of the line")
+    func routingRestored() throws {
+        let time = VirtualTime()
+        let model = ChipModel(profile: .lis302dl, motion: MotionScript.rest(), time: time)
+        try model.writeRegister(0x22, 0xA0)  // IHL, I2CFG = 100: someone's data ready on INT2, active low
+        let sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: .lis302dl) },
+                              configuration: DeviceConfiguration(range: 2, rate: 100, interruptPin: .int1), settings: MotionSettings(), time: time)
+        weak var released: InterruptLine?
+        sampler.interruptSource = {
+            let line = SimulatedInterruptLine(model: model, pin: .int1, time: time)
+            released = line
+            return line
+        }
+        try sampler.open()
+        #expect(model.peek(0x22) == 0x04, "INT1's data ready, active high, while acceld runs")
+        sampler.stop(powerDown: true)
+        #expect(model.peek(0x22) == 0xA0)
+        #expect(released == nil, "the line is let go")
     }
 
     @Test("the LSM6DSO's data ready on INT2: each frame carries its own rotation rate", arguments: [ChipProfile.lsm6dso])

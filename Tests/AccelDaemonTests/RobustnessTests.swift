@@ -185,7 +185,7 @@ struct RobustnessTests {
 
     @Test("calibration written while the writer is SIGKILLed at random moments (100 tries) is always the old or the new version, and the daemon starts with it")
     func crashSafeCalibration() throws {
-        let helper = repositoryRoot + "/.build/debug/calibration-writer"
+        let helper = buildDirectory + "/calibration-writer"
         try #require(FileManager.default.isExecutableFile(atPath: helper), "swift build makes \(helper)")
         let scratch = scratchDirectory()
         let path = scratch + "/calibration.json"

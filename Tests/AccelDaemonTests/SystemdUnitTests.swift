@@ -54,7 +54,7 @@ struct SystemdUnitTests {
     @Test("systemd-analyze verify accepts the gateway's units; the daemon keeps no network, the gateway its own user")
     func gateway() throws {
         guard let result = try verify("acceld-gateway", binary: "/usr/bin/acceld-gateway",
-                                      built: repositoryRoot + "/.build/debug/acceld-gateway") else { return }
+                                      built: buildDirectory + "/acceld-gateway") else { return }
         let text = try String(contentsOfFile: repositoryRoot + "/systemd/acceld-gateway.service", encoding: .utf8)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         // Units it names that this machine lacks (acceld.socket) are fine.

@@ -13,9 +13,19 @@ public let repositoryRoot: String = {
 }()
 public let sharedData = repositoryRoot + "/../shared/data"
 
-/// The binaries `swift build` made (scripts/test.sh builds them first).
-public let acceldBinary = repositoryRoot + "/.build/debug/acceld"
-public let accelctlBinary = repositoryRoot + "/.build/debug/accelctl"
+/// Where `swift build` put the binaries these tests run: beside the test
+/// runner itself, so that a build elsewhere (the ThreadSanitizer stage's
+/// .build-tsan) tests its own acceld; scripts/test.sh builds them first.
+public let buildDirectory: String = {
+    var path = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &path, path.count - 1)
+    guard length > 0 else { return repositoryRoot + "/.build/debug" }
+    let runner = String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let directory = String(runner[..<(runner.lastIndex(of: "/") ?? runner.endIndex)])
+    return FileManager.default.isExecutableFile(atPath: directory + "/acceld") ? directory : repositoryRoot + "/.build/debug"
+}()
+public let acceldBinary = buildDirectory + "/acceld"
+public let accelctlBinary = buildDirectory + "/accelctl"
 
 public struct ProcessResult: Sendable {
     public let status: Int32

@@ -17,6 +17,7 @@ import Synchronization
 /// i2c-dev: the pipeline, events, clients. Where the driver shows the
 /// chip's gyroscope as a device of its own (st_lsm6dsx), its buffer runs
 /// beside and each frame carries the rate of its own sample.
+/// (Unchecked: everything is confined to `queue`; `lastStep` is atomic.)
 public final class IIOSampler: @unchecked Sendable {
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
     public var counters: SamplerCounters { publisher.counters }

@@ -11,6 +11,7 @@ import Synchronization
 /// lies between the kernel's wake-up and the read: the step runs on this
 /// thread, inside `queue.sync` (which runs a block on the calling thread),
 /// so it still takes turns with the requests that come through the queue.
+/// (Unchecked: its one changing value, `stopping`, is atomic.)
 final class InterruptThread: @unchecked Sendable {
     /// What a step wants next: the line to wait on (nil: none, sleep) and
     /// how long at most.
@@ -68,8 +69,11 @@ final class InterruptThread: @unchecked Sendable {
                 while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
                 result = .success([])
             }
-            guard !stopping.load(ordering: .acquiring) else { break }
-            next = queue.sync { step(result) }
+            // Checked again inside the queue: a stop that ran while this
+            // thread waited for it has powered the chip down; no read after it.
+            let stepped: Next? = queue.sync { stopping.load(ordering: .acquiring) ? nil : step(result) }
+            guard let stepped else { break }
+            next = stepped
         }
     }
 }
