@@ -47,7 +47,14 @@ for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c \
     cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
 done
 cp "$emulator" "$root/lib/modules/"
-cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh scripts/kernel/lsm6dso-checks.sh scripts/kernel/gpio-checks.sh "$root/"
+cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh scripts/kernel/lsm6dso-checks.sh scripts/kernel/gpio-checks.sh scripts/kernel/interrupt-checks.sh "$root/"
+# ACCELD_KERNEL_ONLY: only these section files of guest-checks.sh (a
+# development shortcut; CI runs them all).
+: > "$root/only"
+if [ -n "${ACCELD_KERNEL_ONLY:-}" ]; then
+    printf '%s\n' $ACCELD_KERNEL_ONLY > "$root/only"
+    for section in $ACCELD_KERNEL_ONLY; do cp "scripts/kernel/$section" "$root/"; done
+fi
 cat > "$root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin

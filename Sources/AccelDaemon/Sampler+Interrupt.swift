@@ -29,11 +29,21 @@ extension Sampler {
         let now = time.nanoseconds
         lastStepTime.store(now, ordering: .relaxed)
         publisher.counters.wakes += 1
-        for edge in edges { take(edge) }
+        // An edge's sample is known from the data where it can be: a FIFO's
+        // by the samples read (readFIFOOnEdge); data ready's is the sample
+        // after the last one read, which cleared the pin. Only after a read
+        // that found samples overwritten is it placed by its time.
+        let fifoPaced = (driver?.fifoWatermark ?? 0) > 0
+        var instants: [Double] = []
+        if !fifoPaced, let edge = edges.last {
+            countSequence(edges)
+            let known = overrunRead == nil && !resynchronise && lastInstant != nil
+            instants = [known ? edgeClock.edge(at: edge.instant, sample: seq) : edgeClock.edge(at: edge.instant)].compactMap { $0 }
+        }
         if let held = overrunRead {
             // The first edge after a read is the sample after the one it held.
             overrunRead = nil
-            let instant = edges.first.map { Double($0.instant) - edgeClock.period } ?? edgeClock.newest(at: held.at) ?? Double(held.at)
+            let instant = instants.first.map { $0 - edgeClock.period } ?? edgeClock.newest(at: held.at) ?? Double(held.at)
             publishAfterOverrun(held.reading, at: nextInstant(instant))
         }
         if recovery.isFailing || driver == nil { return recover(now) }
@@ -41,7 +51,14 @@ extension Sampler {
         do {
             defer { lastPoll = now }
             let published = counters.published
-            if driver!.fifoWatermark > 0 { try readFIFOOnEdge(now) } else { try readOnEdge(now) }
+            if fifoPaced {
+                try readFIFOOnEdge(now, edge: edges.last)
+                // Samples that came during the read can keep the FIFO at its
+                // watermark: the pin then never falls, and no edge comes.
+                if (try? interruptLine?.level()) == true { try readFIFOOnEdge(time.nanoseconds, edge: nil) }
+            } else {
+                try readOnEdge(now)
+            }
             judgeLine(edges: edges, found: counters.published > published || overrunRead != nil)
             return edgeTimeout
         } catch {
@@ -82,13 +99,14 @@ extension Sampler {
         send(.device(DeviceEvent(state: .interruptLost, message: message)))
     }
 
-    /// An edge into the clock; a jump in the line's sequence is edges the
-    /// kernel's queue dropped while acceld was late (its samples are
-    /// counted lost by their instants all the same).
-    private func take(_ edge: Edge) {
-        if let last = lastEdgeSequence, edge.sequence &- last > 1 { droppedEdges += Int(edge.sequence &- last - 1) }
-        lastEdgeSequence = edge.sequence
-        edgeClock.edge(at: edge.instant)
+    /// A jump in the line's sequence is edges the kernel's queue dropped
+    /// while acceld was late (their samples are counted by the chip's
+    /// overrun all the same).
+    private func countSequence(_ edges: [Edge]) {
+        for edge in edges {
+            if let last = lastEdgeSequence, edge.sequence &- last > 1 { droppedEdges += Int(edge.sequence &- last - 1) }
+            lastEdgeSequence = edge.sequence
+        }
     }
 
     /// Data ready: the output registers hold the newest sample.
@@ -109,18 +127,22 @@ extension Sampler {
         }
         let delivery = deliver(reading.counts, rotation: reading.rotation, instant: nextInstant(edgeClock.newest(at: now) ?? Double(now)))
         send(.frame(delivery.frame, delivery.events))
+        resynchronise = false  // the next edge is this sample's successor
     }
 
     /// A read that found samples overwritten, once its instant is known.
     private func publishAfterOverrun(_ reading: Reading, at instant: Double) {
         let delivery = deliver(reading.counts, rotation: reading.rotation, instant: instant, after: missing(before: instant))
         send(.frame(delivery.frame, delivery.events))
+        resynchronise = false
     }
 
     /// The watermark (or the first sample, at a watermark of 1): every
-    /// sample the FIFO holds, the newest at its edge's grid instant and the
-    /// earlier ones a period apart before it.
-    private func readFIFOOnEdge(_ now: UInt64) throws {
+    /// sample the FIFO holds. The edge told of the sample that filled the
+    /// FIFO to the watermark, the watermark-th of those read (the oldest
+    /// read was the oldest there), and that count, not the time between
+    /// edges, places it on the grid; each sample's stamp is its grid instant.
+    private func readFIFOOnEdge(_ now: UInt64, edge: Edge?) throws {
         let status = try driver!.readFIFOStatus()
         guard status.level > 0 else {
             pollWasEmpty = true
@@ -130,18 +152,29 @@ extension Sampler {
         try fifo.read(status.level, from: driver!)
         emptyStreak = 0
         stalledAnnounced = false
-        if status.overrun { publisher.counters.overruns += 1 }
         let samples = fifo.samples
-        let period = edgeClock.period
-        let newest = nextInstant(edgeClock.newest(at: now) ?? Double(now), after: samples.count - 1)
+        var missing: UInt64 = 0
+        if status.overrun {
+            // The FIFO overflowed: the time since the last sample says how many.
+            publisher.counters.overruns += 1
+            let newest = nextInstant(edgeClock.newest(at: now) ?? Double(now), after: samples.count - 1)
+            missing = self.missing(before: newest - Double(samples.count - 1) * edgeClock.period)
+        }
+        let first = seq + missing
+        if let edge, samples.count >= driver!.fifoWatermark {
+            countSequence([edge])
+            edgeClock.edge(at: edge.instant, sample: first + UInt64(driver!.fifoWatermark - 1))
+        }
+        let fallback = nextInstant(edgeClock.newest(at: now) ?? Double(now), after: samples.count - 1)
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(samples.count)
         for (index, sample) in samples.enumerated() {
-            let instant = newest - Double(samples.count - 1 - index) * period
-            let missing = index == 0 && status.overrun ? missing(before: instant) : 0
-            deliveries.append(deliver(sample.counts, rotation: sample.rotation, instant: instant, after: missing))
+            let instant = edgeClock.instant(ofSample: first + UInt64(index))
+                ?? fallback - Double(samples.count - 1 - index) * edgeClock.period
+            deliveries.append(deliver(sample.counts, rotation: sample.rotation, instant: instant, after: index == 0 ? missing : 0))
         }
         send(.batch(deliveries))
+        resynchronise = false
     }
 
     /// `instant`, or, when the clock puts it (less `earlier` periods) no
@@ -176,13 +209,7 @@ extension Sampler {
         guard let interruptSource, interruptLine == nil else { return }
         let line = try interruptSource()
         let pin = configuration.interruptPin?.label ?? "INT1"
-        // A pin left high by samples nobody read makes no edge: read them first.
-        if driver!.fifoWatermark > 0 {
-            var drained: [Reading] = []
-            try driver!.readFIFO(count: try driver!.readFIFOStatus().level, into: &drained)
-        } else {
-            _ = try driver!.read()
-        }
+        try clearPin(line)
         let patience = UInt64(driver!.profile.turnOnPeriods) * UInt64(edgeClock.period) + 1_000_000_000
         let deadline = time.nanoseconds + patience
         var edges: [Edge] = []
@@ -196,9 +223,25 @@ extension Sampler {
             self.interruptSource = nil
             return
         }
+        // That edge only shows the line is wired: its sample is read here,
+        // and numbering starts with the next, on time.
+        try clearPin(line)
         interruptLine = line
-        firstEdges = edges
         logger.info("reads paced by the chip's \(pin) on \(line.description)")
+    }
+
+    /// A pin left high by samples nobody read makes no edge: reads them,
+    /// again while more keep it high (a FIFO filling meanwhile).
+    private func clearPin(_ line: InterruptLine) throws {
+        for _ in 0..<4 {
+            if driver!.fifoWatermark > 0 {
+                var drained: [Reading] = []
+                try driver!.readFIFO(count: try driver!.readFIFOStatus().level, into: &drained)
+            } else {
+                _ = try driver!.read()
+            }
+            guard try line.level() else { break }
+        }
     }
 
     func startInterruptThread() {
@@ -206,7 +249,7 @@ extension Sampler {
             interruptStep(result)
         }
         interruptThread = thread
-        thread.start(InterruptThread.Next(line: interruptLine, wait: 0))
+        thread.start(InterruptThread.Next(line: interruptLine, wait: edgeTimeout))
     }
 
     /// A wake of the interrupt thread: the read its edges call for, or the
@@ -217,8 +260,7 @@ extension Sampler {
             if interruptLine == nil {
                 guard reopenInterruptLine() else { return InterruptThread.Next(line: nil, wait: 1_000_000_000) }
             }
-            let wait = step(edges: firstEdges + edges)
-            firstEdges = []
+            let wait = step(edges: edges)
             return InterruptThread.Next(line: interruptLine, wait: wait)
         case .failure(let error):
             loseInterruptLine(error)

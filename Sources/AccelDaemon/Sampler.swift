@@ -93,8 +93,6 @@ public final class Sampler: @unchecked Sendable {
     /// the line is silent or gone.
     public var interruptFallback = false
     var interruptLine: InterruptLine?
-    /// The edge `open` waited for, read at the thread's first wake.
-    var firstEdges: [Edge] = []
     var lastLineAttempt: UInt64 = 0
     /// The chip's sample clock as the edges tell it.
     var edgeClock: EdgeClock

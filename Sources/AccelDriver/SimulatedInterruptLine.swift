@@ -29,15 +29,25 @@ public final class SimulatedInterruptLine: InterruptLine, @unchecked Sendable {
         self.pin = pin
         self.time = time
         self.owner = owner
+        owner?.setSpecific(key: Self.ownerKey, value: ObjectIdentifier(owner!))
         description = "the chip model's \(pin.label)"
     }
 
-    private func levelNow() -> Bool { owner.map { $0.sync { model.level(of: pin) } } ?? model.level(of: pin) }
+    private func levelNow() -> Bool { onOwner { model.level(of: pin) } }
 
     private func nextSample() -> UInt64? {
         let now = time.nanoseconds
-        return owner.map { $0.sync { model.sampleInstant(after: now) } } ?? model.sampleInstant(after: now)
+        return onOwner { model.sampleInstant(after: now) }
     }
+
+    /// `work` on the owner's queue: at once when already there (the
+    /// sampler's step asks for the level), else through it.
+    private func onOwner<T>(_ work: () -> T) -> T {
+        guard let owner, DispatchQueue.getSpecific(key: Self.ownerKey) != ObjectIdentifier(owner) else { return work() }
+        return owner.sync(execute: work)
+    }
+
+    private static let ownerKey = DispatchSpecificKey<ObjectIdentifier>()
 
     public func wait(nanoseconds: UInt64) throws -> [Edge] {
         let deadline = time.nanoseconds + nanoseconds

@@ -41,7 +41,7 @@ final class InterruptRig {
     /// Waits and steps until the clock has advanced `seconds`.
     func run(seconds: Double) throws {
         let end = time.nanoseconds + UInt64(seconds * 1e9)
-        var next = InterruptThread.Next(line: sampler.interruptLine, wait: 0)
+        var next = InterruptThread.Next(line: sampler.interruptLine, wait: sampler.edgeTimeout)
         while time.nanoseconds < end, let line = next.line {
             let edges = try line.wait(nanoseconds: next.wait)
             time.advance(seconds: Double(lateness()) / 1e9)

@@ -72,14 +72,6 @@ check "STATUS: unread samples set ZYXOR and ZYXDA (0xff), one burst from 0xa7 cl
 # as a frame whose step was not the chip's, and that must stay 0. The stream is read after the client ends (busybox
 # awk cannot keep up with a file that grows at 400 lines a second).
 
-# retry_note ATTEMPT LATE [WHAT]: after a failed attempt, adds it to
-# $earlier: the check's line names every failed attempt, and which of the
-# run's checks failed in it when the run has two (a window and a stall).
-retry_note() {
-    earlier="$earlier; attempt $1 failed${3:+ on $3}"
-    if [ $2 -gt 0 ]; then earlier="$earlier while the host starved the guest (the chip's clock ran late $2 times)"; fi
-}
-
 # failed_parts NAME: which of a run's two checks failed (NAME for its
 # window, "the stall" for its SIGSTOP), for retry_note.
 failed_parts() {
@@ -89,36 +81,6 @@ failed_parts() {
     echo "$parts"
 }
 
-# judge RESULT NAME COMMAND...: NAME is inconclusive when RESULT failed in
-# the third attempt and that attempt ran while the host starved the guest
-# ($attempt, $late); otherwise COMMAND (check or stall_check) judges it.
-judge() {
-    local verdict=$1 what=$2; shift 2
-    if [ "${verdict%% *}" != pass ] && [ $attempt = 3 -a $late -gt 0 ]; then inconclusive "$what"; else "$@"; fi
-}
-
-# watch_chip NAME ADDRESS [CLIENT OPTIONS]: a client of acceld NAME (until
-# end_client), then the chip's counters as $a after 2.5 s (the client's
-# start-up) and as $b 3 s later, and its late clock ticks as $late_a and
-# $late_b. accelctl writes each line as it comes, so ending it loses
-# nothing. The client starts 2 s after acceld: a client starting while the
-# sampler acquires the chip's phase (its start-up takes the vCPU for a
-# second) left acceld locked to every other sample in 1 of 6 trials at
-# 400 Hz, for good: each read overrunning, no probe ever finding the chip
-# empty, the fit railed at 1.15 times the nominal period. That is a
-# sampler bug (docs/TESTING.md), not what these checks measure.
-watch_chip() {
-    local name=$1 address=$2; shift 2
-    sleep 2
-    accelctl events --socket /tmp/$name.sock --json --streams frames status "$@" > /tmp/$name-stream 2>&1 &
-    client=$!
-    sleep 2.5
-    a=$(emu $address counters); late_a=$(emu $address late)
-    sleep 3
-    b=$(emu $address counters); late_b=$(emu $address late)
-}
-# (after half a second: a FIFO batch arrives up to a watermark late)
-end_client() { sleep 0.5; kill $client; wait $client 2>/dev/null; }
 
 # stall ADDRESS SECONDS: SIGSTOP acceld that long while the client watches,
 # then 1.5 s of recovery; sets $c, the chip's counters after it, and
