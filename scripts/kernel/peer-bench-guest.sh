@@ -120,14 +120,15 @@ pair_run() {
     printf "%-22s %-14s CPU %5.1f %% (all processes)   dropped by the chip %d\n" "$label" "$kind" "$cpu" "$(echo "$m" | awk '{ print $4 }')"
 }
 
-# rt_run LABEL PRIORITY: acceld at 400 Hz with one client taking every
-# frame, beside two busy loops on the one vCPU, its sampler at SCHED_FIFO
-# PRIORITY (0: normal scheduling). The samples the chip made and acceld
+# rt_run LABEL PRIORITY [ACCELD OPTIONS]: acceld at 400 Hz with one client
+# taking every frame, beside two busy loops on the one vCPU, its sampler at
+# SCHED_FIFO PRIORITY (0: normal scheduling); paced by the chip's INT1 with
+# --interrupt (issue 38). The samples the chip made and acceld
 # never read (the emulator's dropped) go to /tmp/realtime.
 rt_run() {
-    local label=$1 priority=$2
+    local label=$1 priority=$2; shift 2
     printf '[daemon]\nrealtime-priority = %d\n' $priority > /tmp/realtime.conf
-    start_daemon bench --bus $EMU_BUS --rate 400 --config /tmp/realtime.conf || return
+    start_daemon bench --bus $EMU_BUS --rate 400 --config /tmp/realtime.conf "$@" || return
     accelctl events --socket /tmp/bench.sock --json --streams frames > /dev/null 2>&1 &
     local client=$!
     yes > /dev/null & local busy1=$!
@@ -186,6 +187,7 @@ SECONDS_PER_RUN=${REALTIME_SECONDS:-60}
 for round in $(seq $ROUNDS); do
     rt_run_ "busy loops, real-time on" 10
     rt_run_ "busy loops, real-time off" 0
+    rt_run_ "busy loops, interrupt-paced" 10 --interrupt accel_emu:lis302dl-0x1c-int1
 done
 SECONDS_PER_RUN=$window
 
@@ -218,6 +220,9 @@ awk -F'|' '
         on = "busy loops, real-time on"; off = "busy loops, real-time off"
         if (made[on] && made[off])
             printf "peer-bench: 400 Hz beside two busy loops, samples lost with the real-time sampler %d of %d, without %d of %d\n", lost[on], made[on], lost[off], made[off]
+        paced = "busy loops, interrupt-paced"
+        if (made[paced])
+            printf "peer-bench: 400 Hz beside two busy loops, paced by the chip'"'"'s INT1 (real-time thread): samples lost %d of %d\n", lost[paced], made[paced]
     }' /tmp/pairs /tmp/realtime
 
 # The table: means over the rounds. CPU in % of the one vCPU; samples a
