@@ -30,20 +30,19 @@ extension Sampler {
         lastStepTime.store(now, ordering: .relaxed)
         publisher.counters.wakes += 1
         // An edge's sample is known from the data where it can be: a FIFO's
-        // by the samples read (readFIFOOnEdge); data ready's is the sample
-        // after the last one read, which cleared the pin. Only after a read
-        // that found samples overwritten is it placed by its time.
+        // by the samples read (readFIFOOnEdge); data ready's is the one the
+        // read finds, when the read finds no overrun (readOnEdge). Only the
+        // first edge after a read that found samples overwritten is placed
+        // by its time.
         let fifoPaced = (driver?.fifoWatermark ?? 0) > 0
-        var instants: [Double] = []
-        if !fifoPaced, let edge = edges.last {
-            countSequence(edges)
-            let known = overrunRead == nil && !resynchronise && lastInstant != nil
-            instants = [known ? edgeClock.edge(at: edge.instant, sample: seq) : edgeClock.edge(at: edge.instant)].compactMap { $0 }
-        }
+        var edge = fifoPaced ? nil : edges.last
+        if !fifoPaced { countSequence(edges) }
         if let held = overrunRead {
             // The first edge after a read is the sample after the one it held.
             overrunRead = nil
-            let instant = instants.first.map { $0 - edgeClock.period } ?? edgeClock.newest(at: held.at) ?? Double(held.at)
+            let placed = edge.flatMap { edgeClock.edge(at: $0.instant, firstSample: seq + 1) }
+            edge = nil
+            let instant = placed.map { $0 - edgeClock.period } ?? edgeClock.newest(at: held.at) ?? Double(held.at)
             publishAfterOverrun(held.reading, at: nextInstant(instant))
         }
         if recovery.isFailing || driver == nil { return recover(now) }
@@ -57,7 +56,7 @@ extension Sampler {
                 // watermark: the pin then never falls, and no edge comes.
                 if (try? interruptLine?.level()) == true { try readFIFOOnEdge(time.nanoseconds, edge: nil) }
             } else {
-                try readOnEdge(now)
+                try readOnEdge(now, edge: edge)
             }
             judgeLine(edges: edges, found: counters.published > published || overrunRead != nil)
             return edgeTimeout
@@ -110,7 +109,7 @@ extension Sampler {
     }
 
     /// Data ready: the output registers hold the newest sample.
-    private func readOnEdge(_ now: UInt64) throws {
+    private func readOnEdge(_ now: UInt64, edge: Edge?) throws {
         let reading = try driver!.read()
         guard reading.status.contains(.dataReady) else {
             pollWasEmpty = true
@@ -125,9 +124,12 @@ extension Sampler {
             overrunRead = (reading, now)
             return
         }
-        let delivery = deliver(reading.counts, rotation: reading.rotation, instant: nextInstant(edgeClock.newest(at: now) ?? Double(now)))
+        // No overrun: the edge told of this very sample, number `seq`.
+        if let edge { edgeClock.edge(at: edge.instant, sample: seq) }
+        let instant = edgeClock.instant(ofSample: seq) ?? edgeClock.newest(at: now) ?? Double(now)
+        let delivery = deliver(reading.counts, rotation: reading.rotation, instant: nextInstant(instant))
         send(.frame(delivery.frame, delivery.events))
-        resynchronise = false  // the next edge is this sample's successor
+        resynchronise = false
     }
 
     /// A read that found samples overwritten, once its instant is known.

@@ -49,13 +49,14 @@ struct EdgeClock {
     /// instant nearest the stamp less the typical lateness, and the grid is the line through the
     /// earlier half of the last 64 stamps (a least-squares fit, then again
     /// through the points at or below it): the period is its slope.
+    /// `firstSample` numbers the edge when the clock has none yet.
     @discardableResult
-    mutating func edge(at instant: UInt64) -> Double? {
+    mutating func edge(at instant: UInt64, firstSample: UInt64 = 0) -> Double? {
         let stamp = Double(instant)
         guard let anchor, !points.isEmpty else {
             self.anchor = stamp
             lastEdge = instant
-            add(sample: 0, stamp: stamp)
+            add(sample: Double(firstSample), stamp: stamp)
             return stamp
         }
         // Which sample: the last grid instant before the stamp less the
