@@ -30,19 +30,11 @@ struct PhaseFit {
     mutating func add(seq: UInt64, t: Double, nominalPeriod: Double) {
         points.append((Double(seq), t))
         if points.count > capacity { points.removeFirst() }
-        guard points.count >= 2 else { return }
+        guard let line = LeastSquaresLine(points, x: { $0.seq }, y: { $0.t }) else { return }
         let n = Double(points.count)
-        let meanSeq = points.reduce(0) { $0 + $1.seq } / n
-        let meanT = points.reduce(0) { $0 + $1.t } / n
-        var sxy = 0.0, sxx = 0.0
-        for p in points {
-            sxy += (p.seq - meanSeq) * (p.t - meanT)
-            sxx += (p.seq - meanSeq) * (p.seq - meanSeq)
-        }
-        guard sxx > 0 else { return }
-        slope = min(max(sxy / sxx, nominalPeriod * 0.85), nominalPeriod * 1.15)
-        intercept = meanT - slope * meanSeq
-        (self.meanSeq, self.sxx) = (meanSeq, sxx)
+        slope = min(max(line.slope, nominalPeriod * 0.85), nominalPeriod * 1.15)
+        intercept = line.meanY - slope * line.meanX
+        (meanSeq, sxx) = (line.meanX, line.sxx)
         let squares = points.reduce(0) { sum, p in
             let residual = p.t - (intercept + slope * p.seq)
             return sum + residual * residual

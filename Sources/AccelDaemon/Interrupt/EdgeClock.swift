@@ -129,28 +129,18 @@ struct EdgeClock {
     /// The line through the earlier half of the points; its value at the
     /// latest point's sample is the anchor.
     private mutating func fit() {
-        guard points.count >= 2, var line = Self.line(through: points[...]) else { return }
-        let residuals = points.map { $0.stamp - (line.intercept + line.slope * $0.sample) }.sorted()
+        guard var line = Self.line(through: points) else { return }
+        let residuals = points.map { $0.stamp - line.value(at: $0.sample) }.sorted()
         let median = residuals[residuals.count / 2]
-        let early = points.filter { $0.stamp - (line.intercept + line.slope * $0.sample) <= median }
-        if early.count >= 2, let refined = Self.line(through: early[...]) { line = refined }
+        let early = points.filter { $0.stamp - line.value(at: $0.sample) <= median }
+        if let refined = Self.line(through: early) { line = refined }
         guard abs(line.slope / nominal - 1) < 0.15 else { return }
         period = line.slope
-        anchor = line.intercept + line.slope * latest.sample
-        lateness = max(0, points.map { $0.stamp - (line.intercept + line.slope * $0.sample) }.sorted()[points.count / 2])
+        anchor = line.value(at: latest.sample)
+        lateness = max(0, points.map { $0.stamp - line.value(at: $0.sample) }.sorted()[points.count / 2])
     }
 
-    private static func line(through points: ArraySlice<(sample: Double, stamp: Double)>) -> (slope: Double, intercept: Double)? {
-        let n = Double(points.count)
-        let meanSample = points.reduce(0) { $0 + $1.sample } / n
-        let meanStamp = points.reduce(0) { $0 + $1.stamp } / n
-        var covariance = 0.0, variance = 0.0
-        for point in points {
-            covariance += (point.sample - meanSample) * (point.stamp - meanStamp)
-            variance += (point.sample - meanSample) * (point.sample - meanSample)
-        }
-        guard variance > 0 else { return nil }
-        let slope = covariance / variance
-        return (slope, meanStamp - slope * meanSample)
+    private static func line(through points: [(sample: Double, stamp: Double)]) -> LeastSquaresLine? {
+        LeastSquaresLine(points, x: { $0.sample }, y: { $0.stamp })
     }
 }
