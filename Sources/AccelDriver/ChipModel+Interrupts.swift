@@ -11,6 +11,55 @@ extension ChipModel {
     /// whose instant has passed.
     public func level(of pin: ChipProfile.InterruptPin) -> Bool {
         catchUp()
+        return isActive(pin)
+    }
+
+    /// The rises a watched pin made, as a GPIO line queues its edges: the
+    /// kernel stamps each in its interrupt handler, whether or not anyone
+    /// is waiting on the line, and keeps the last 16.
+    public struct PinRises: Sendable {
+        /// Rises since the pin was first watched: each rise's sequence number.
+        public internal(set) var count: UInt64 = 0
+        /// The latest rises' instants (ns, the model's clock), oldest first.
+        public internal(set) var recent: [UInt64] = []
+        static let kept = 16
+    }
+
+    /// Starts recording `pin`'s rises (a line opened on it).
+    public func watch(_ pin: ChipProfile.InterruptPin) {
+        catchUp()
+        if pinRises[pin] == nil { pinRises[pin] = PinRises() }
+    }
+
+    /// `pin`'s rises so far, after making every sample whose instant has passed.
+    public func rises(of pin: ChipProfile.InterruptPin) -> PinRises {
+        catchUp()
+        return pinRises[pin] ?? PinRises()
+    }
+
+    /// Makes the samples up to `index` one at a time while a watched pin is
+    /// inactive, to find the sample at which it rises. A pin rises only at
+    /// a sample and falls only on a register access, so between two
+    /// accesses it rises at most once, and within a FIFO's depth of
+    /// samples or never; the rest are made at once by the caller.
+    func noteRises(through index: UInt64) {
+        guard let start = phaseStart else { return }
+        var waiting = pinRises.keys.filter { !isActive($0) }
+        var next = max(lastSampleIndex + 1, UInt64(profile.turnOnPeriods))
+        let last = min(index, next + UInt64((profile.fifo?.depth ?? 0) + 2))
+        while !waiting.isEmpty, next <= last {
+            makeSamples(through: next)
+            for pin in waiting where isActive(pin) {
+                pinRises[pin]!.count += 1
+                pinRises[pin]!.recent.append(start + next * periodNanoseconds)
+                if pinRises[pin]!.recent.count > PinRises.kept { pinRises[pin]!.recent.removeFirst() }
+            }
+            waiting.removeAll(where: isActive)
+            next += 1
+        }
+    }
+
+    private func isActive(_ pin: ChipProfile.InterruptPin) -> Bool {
         guard let pins = profile.interruptPins else { return false }
         let asserted = pins.routes.contains { route in
             route.pin == pin && route.settings.allSatisfy { field($0.field) == $0.value } && isRaised(route.signal)

@@ -118,6 +118,8 @@ public final class ChipModel: RegisterBus {
     @exclusivity(unchecked) public var dataReadyAlwaysSet = false
     /// Makes FIFO_SRC read this value instead of the truth (a glitch).
     @exclusivity(unchecked) public var fifoSourceOverride: UInt8?
+    /// The rises of the INT pins a line watches (ChipModel+Interrupts.swift).
+    var pinRises: [ChipProfile.InterruptPin: PinRises] = [:]
 
     public init(profile: ChipProfile = .lis302dl, motion: any MotionSource = MotionScript.rest(), time: TimeSource,
                 imperfections: Imperfections = Imperfections(), location: String? = nil) {
@@ -379,8 +381,15 @@ public final class ChipModel: RegisterBus {
     /// reader; with it, each is queued and only a full FIFO loses the oldest.
     func catchUp() {
         guard poweredUp, let start = phaseStart, !dataReadyStuck else { return }
+        let index = (time.nanoseconds - start) / periodNanoseconds
+        if !pinRises.isEmpty { noteRises(through: index) }
+        makeSamples(through: index)
+    }
+
+    /// Makes the samples up to number `index` (counted from phaseStart).
+    func makeSamples(through index: UInt64) {
+        guard let start = phaseStart else { return }
         let period = periodNanoseconds
-        let index = (time.nanoseconds - start) / period
         let firstValid = UInt64(profile.turnOnPeriods)
         guard index >= firstValid, index > lastSampleIndex else { return }
         let previous = max(lastSampleIndex, firstValid - 1)

@@ -2,23 +2,22 @@
 import AccelCore
 import Dispatch
 
-/// The chip model's INT pin as a GPIO line: it looks at the pin at each of
-/// the chip's sample instants (the only moments it can rise) and reports
-/// a rise as an edge stamped with that instant, as the kernel stamps a
-/// real edge. On a virtual clock `wait` moves the clock on; on the real
-/// one it sleeps until the instant, or until `wake`. (Unchecked: only the
-/// waiting thread uses it, and the model only on `owner`; `wake` signals
-/// a semaphore.)
+/// The chip model's INT pin as a GPIO line: the model records each rise
+/// at the sample instant it happened, whether or not anyone was waiting,
+/// as the kernel stamps and queues a real line's edges, and `wait` hands
+/// over the rises it has not reported yet. On a virtual clock `wait` moves
+/// the clock on; on the real one it sleeps until the next sample instant
+/// (the only moment the pin can rise), or until `wake`. (Unchecked: only
+/// the waiting thread uses it, and the model only on `owner`; `wake`
+/// signals a semaphore.)
 public final class SimulatedInterruptLine: InterruptLine, @unchecked Sendable {
     public let description: String
     private let model: ChipModel
     private let pin: ChipProfile.InterruptPin
     private let time: TimeSource
     private let woken = DispatchSemaphore(value: 0)
-    /// Confined to the thread that waits: the level last seen and the
-    /// edges counted.
-    private var wasHigh = false
-    private var sequence: UInt32 = 0
+    /// Confined to the thread that waits: the rises reported so far.
+    private var reported: UInt64
 
     /// Where the model may be touched (the sampler's queue, in the daemon);
     /// nil where one thread does everything (tests on a virtual clock).
@@ -31,6 +30,12 @@ public final class SimulatedInterruptLine: InterruptLine, @unchecked Sendable {
         self.owner = owner
         owner?.setSpecific(key: Self.ownerKey, value: ObjectIdentifier(owner!))
         description = "the chip model's \(pin.label)"
+        // Like a line just requested: only rises from now on are edges.
+        reported = 0
+        reported = onOwner {
+            model.watch(pin)
+            return model.rises(of: pin).count
+        }
     }
 
     private func levelNow() -> Bool { onOwner { model.level(of: pin) } }
@@ -51,19 +56,21 @@ public final class SimulatedInterruptLine: InterruptLine, @unchecked Sendable {
 
     public func wait(nanoseconds: UInt64) throws -> [Edge] {
         let deadline = time.nanoseconds + nanoseconds
-        // The level now (a read may have lowered it since the last look).
-        wasHigh = levelNow()
         while true {
-            let sample = nextSample()
-            let next = min(sample ?? deadline, deadline)
-            guard sleep(until: next) else { return [] }
-            let high = levelNow()
-            defer { wasHigh = high }
-            if high && !wasHigh, let sample, sample <= next {
-                sequence &+= 1
-                return [Edge(instant: sample, sequence: sequence)]
+            let rises = onOwner { model.rises(of: pin) }
+            if rises.count > reported {
+                // The ones the model still keeps, numbered as they came.
+                let fresh = Int(min(rises.count - reported, UInt64(rises.recent.count)))
+                let edges = rises.recent.suffix(fresh).enumerated().map { index, instant in
+                    Edge(instant: instant, sequence: UInt32(truncatingIfNeeded: rises.count - UInt64(fresh - 1 - index)))
+                }
+                reported = rises.count
+                return edges
             }
-            if next >= deadline { return [] }
+            let now = time.nanoseconds
+            guard now < deadline else { return [] }
+            let next = min(nextSample() ?? deadline, deadline)
+            guard sleep(until: next) else { return [] }
         }
     }
 

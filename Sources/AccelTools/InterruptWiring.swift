@@ -17,8 +17,23 @@ public enum InterruptWiring {
         public let edges: Int
         public let seconds: Double
         public let rate: Int
+        /// From the first edge's kernel stamp to the last's, s: the rate
+        /// between them is the line's own, whatever the host's scheduling
+        /// did to the window's ends.
+        public var span: Double?
 
-        public var edgesPerSecond: Double { Double(edges) / seconds }
+        public init(pin: ChipProfile.InterruptPin, edges: Int, seconds: Double, rate: Int, span: Double? = nil) {
+            self.pin = pin
+            self.edges = edges
+            self.seconds = seconds
+            self.rate = rate
+            self.span = span
+        }
+
+        public var edgesPerSecond: Double {
+            guard let span, edges >= 3, span > 0 else { return Double(edges) / seconds }
+            return Double(edges - 1) / span
+        }
 
         /// The finding in words, with the line's description.
         public func verdict(line: String) -> String {
@@ -53,11 +68,16 @@ public enum InterruptWiring {
             _ = try line.wait(nanoseconds: 0)  // edges from before the routing do not count
             let start = time.nanoseconds, end = start + UInt64(seconds * 1e9)
             var edges = 0
+            var first: UInt64?, last: UInt64?
             while time.nanoseconds < end {
-                edges += try line.wait(nanoseconds: min(3 * period, end - time.nanoseconds)).count
+                let found = try line.wait(nanoseconds: min(3 * period, end - time.nanoseconds))
+                edges += found.count
+                first = first ?? found.first?.instant
+                last = found.last?.instant ?? last
                 _ = try driver.read()
             }
-            findings.append(Finding(pin: pin, edges: edges, seconds: Double(time.nanoseconds - start) / 1e9, rate: configuration.rate))
+            let span = first.flatMap { first in last.map { Double($0 - first) / 1e9 } }
+            findings.append(Finding(pin: pin, edges: edges, seconds: Double(time.nanoseconds - start) / 1e9, rate: configuration.rate, span: span))
         }
         return findings
     }

@@ -39,6 +39,21 @@ struct SimulatedInterruptLineTests {
         #expect(next.sequence == first.sequence + 1)
     }
 
+    @Test("a rise while nobody waits is an edge all the same, stamped at its sample, as the kernel queues it")
+    func riseWhileNobodyWaits() throws {
+        let (driver, model, time) = try partModel(.lis302dl)
+        try driver.configure(DeviceConfiguration(range: 2, rate: 400, interruptPin: .int1))
+        let line = SimulatedInterruptLine(model: model, pin: .int1, time: time)
+        _ = try driver.read()
+        let first = try #require(try line.wait(nanoseconds: 10_000_000).first)
+        #expect(try driver.read().status.contains(.dataReady))
+        // The waiter is late: the next sample comes (the pin rises) before it waits again.
+        time.set(nanoseconds: first.instant + model.periodNanoseconds * 3 / 2)
+        let edges = try line.wait(nanoseconds: 0)
+        #expect(edges.map(\.instant) == [first.instant + model.periodNanoseconds])
+        #expect(edges.map(\.sequence) == [first.sequence + 1])
+    }
+
     @Test("nothing routed: the line times out without an edge")
     func nothingRouted() throws {
         let (driver, model, time) = try partModel(.lis3dh)

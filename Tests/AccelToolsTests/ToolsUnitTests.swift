@@ -360,4 +360,10 @@ struct InterruptWiringTests {
         let missing = InterruptWiring.Finding(pin: .int1, edges: 40, seconds: 1, rate: 100)
         #expect(missing.verdict(line: "L").contains("edges go missing"))
     }
+
+    @Test("the rate is the edges' own, from their stamps: a window stretched by a late wake-up does not lower it")
+    func rateFromStamps() {
+        let late = InterruptWiring.Finding(pin: .int1, edges: 51, seconds: 0.62, rate: 100, span: 0.5)
+        #expect(late.verdict(line: "L").contains("100.0 edges/s against the chip's 100 Hz, as it should"))
+    }
 }
