@@ -92,6 +92,8 @@ extension ChipModel {
         case .overrun:
             guard let spec = profile.fifo else { return false }
             return fifoOverrunLatched || fifo.count >= spec.depth
+        case .wakeUp:
+            return wakeUpRaised
         }
     }
 }

@@ -81,7 +81,7 @@ public final class ChipModel: RegisterBus {
     /// Writes the chip ignored (read-only or reserved registers), in order.
     public private(set) var ignoredWrites: [(register: UInt8, value: UInt8)] = []
 
-    private let time: TimeSource
+    let time: TimeSource
     /// The clock reading that is t = 0 for the motion source.
     private let motionEpoch: UInt64
     @exclusivity(unchecked) var registers = [UInt8](repeating: 0, count: 128)
@@ -120,6 +120,8 @@ public final class ChipModel: RegisterBus {
     @exclusivity(unchecked) public var fifoSourceOverride: UInt8?
     /// The rises of the INT pins a line watches (ChipModel+Interrupts.swift).
     var pinRises: [ChipProfile.InterruptPin: PinRises] = [:]
+    /// The wake-up unit's filter, count and source (ChipModel+WakeUp.swift).
+    var wakeUnit = WakeUnit()
 
     public init(profile: ChipProfile = .lis302dl, motion: any MotionSource = MotionScript.rest(), time: TimeSource,
                 imperfections: Imperfections = Imperfections(), location: String? = nil) {
@@ -280,6 +282,7 @@ public final class ChipModel: RegisterBus {
     public var periodNanoseconds: UInt64 { UInt64(1e9 / (rateHertz * (1 + imperfections.rateError))) }
 
     private func read(_ register: UInt8) -> UInt8 {
+        if let byte = readWakeUpRegister(register) { return byte }
         let status = profile.statusRegister
         if register == profile.bootField.register, let end = bootEndsAt, time.nanoseconds >= end {
             registers[Int(register)] &= ~profile.bootField.mask  // BOOT clears itself when done
@@ -396,6 +399,7 @@ public final class ChipModel: RegisterBus {
         let fresh = Int(index - previous)
         lastSampleIndex = index
         counters.samplesProduced += fresh
+        if profile.wakeUp != nil { runWakeUp(from: previous + 1, through: index, start: start, period: period) }
 
         let status = profile.statusRegister
         if fifoStreaming, let spec = profile.fifo {

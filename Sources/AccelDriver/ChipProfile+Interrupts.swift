@@ -25,6 +25,8 @@ extension ChipProfile {
         case watermark
         /// The FIFO overwrote or dropped samples.
         case overrun
+        /// The wake-up unit saw motion (ChipProfile+WakeUp.swift).
+        case wakeUp = "wake-up"
     }
 
     /// How a part's signals reach its pins.
@@ -68,26 +70,33 @@ extension ChipProfile {
 
 extension ChipProfile.InterruptPins {
     /// CTRL_REG3 (0x22): IHL, PP_OD, I2CFG[2:0], I1CFG[2:0]; code 100 is
-    /// data ready on either pin. No FIFO.
+    /// data ready on either pin, 001 the FF_WU_1 unit. No FIFO.
     static let lis302dl = Self(routes: [
         Route(pin: .int1, signal: .dataReady, settings: [Setting(Field(0x22, mask: 0x07), 0b100)]),
         Route(pin: .int2, signal: .dataReady, settings: [Setting(Field(0x22, mask: 0x38), 0b100)]),
+        Route(pin: .int1, signal: .wakeUp, settings: [Setting(Field(0x22, mask: 0x07), 0b001)]),
+        Route(pin: .int2, signal: .wakeUp, settings: [Setting(Field(0x22, mask: 0x38), 0b001)]),
     ], activeHigh: Setting(Field(0x22, mask: 0x80), 0))
 
     /// CTRL_REG3 (0x22): IHL, PP_OD, LIR2, I2_CFG[1:0], LIR1, I1_CFG[1:0];
-    /// code 10 is data ready. No FIFO.
+    /// code 10 is data ready; INT1's 00 is the IA1 unit, INT2's 01 IA1 or
+    /// IA2. No FIFO.
     static let lis331 = Self(routes: [
         Route(pin: .int1, signal: .dataReady, settings: [Setting(Field(0x22, mask: 0x03), 0b10)]),
         Route(pin: .int2, signal: .dataReady, settings: [Setting(Field(0x22, mask: 0x18), 0b10)]),
+        Route(pin: .int1, signal: .wakeUp, settings: [Setting(Field(0x22, mask: 0x03), 0b00)]),
+        Route(pin: .int2, signal: .wakeUp, settings: [Setting(Field(0x22, mask: 0x18), 0b01)]),
     ], activeHigh: Setting(Field(0x22, mask: 0x80), 0))
 
-    /// CTRL_REG3 (0x22) routes to INT1: I1_ZYXDA, I1_WTM, I1_OVERRUN.
-    /// CTRL_REG6 (0x25) routes to INT2 click, activity and boot only, and
-    /// holds INT_POLARITY for both pins.
+    /// CTRL_REG3 (0x22) routes to INT1: I1_ZYXDA, I1_WTM, I1_OVERRUN,
+    /// I1_IA1. CTRL_REG6 (0x25) routes to INT2 click, IA1, activity and
+    /// boot only, and holds INT_POLARITY for both pins.
     static let lis3dh = Self(routes: [
         Route(pin: .int1, signal: .dataReady, settings: [Setting(Field(0x22, mask: 0x10), 1)]),
         Route(pin: .int1, signal: .watermark, settings: [Setting(Field(0x22, mask: 0x04), 1)]),
         Route(pin: .int1, signal: .overrun, settings: [Setting(Field(0x22, mask: 0x02), 1)]),
+        Route(pin: .int1, signal: .wakeUp, settings: [Setting(Field(0x22, mask: 0x40), 1)]),
+        Route(pin: .int2, signal: .wakeUp, settings: [Setting(Field(0x25, mask: 0x40), 1)]),
     ], activeHigh: Setting(Field(0x25, mask: 0x02), 0))
 
     /// CTRL_REG3 (0x23): DR_EN routes data ready to INT1, which INT1_EN
@@ -99,7 +108,8 @@ extension ChipProfile.InterruptPins {
     ], activeHigh: Setting(Field(0x23, mask: 0x40), 1))
 
     /// INT1_CTRL (0x0D) and INT2_CTRL (0x0E), the same bits:
-    /// INT_DRDY_XL, INT_FIFO_TH, INT_FIFO_OVR. CTRL3_C (0x12): H_LACTIVE.
+    /// INT_DRDY_XL, INT_FIFO_TH, INT_FIFO_OVR; MD1_CFG (0x5E) and MD2_CFG
+    /// (0x5F): INT1_WU, INT2_WU. CTRL3_C (0x12): H_LACTIVE.
     static let lsm6ds = Self(routes: [
         Route(pin: .int1, signal: .dataReady, settings: [Setting(Field(0x0D, mask: 0x01), 1)]),
         Route(pin: .int1, signal: .watermark, settings: [Setting(Field(0x0D, mask: 0x08), 1)]),
@@ -107,6 +117,8 @@ extension ChipProfile.InterruptPins {
         Route(pin: .int2, signal: .dataReady, settings: [Setting(Field(0x0E, mask: 0x01), 1)]),
         Route(pin: .int2, signal: .watermark, settings: [Setting(Field(0x0E, mask: 0x08), 1)]),
         Route(pin: .int2, signal: .overrun, settings: [Setting(Field(0x0E, mask: 0x10), 1)]),
+        Route(pin: .int1, signal: .wakeUp, settings: [Setting(Field(0x5E, mask: 0x20), 1)]),
+        Route(pin: .int2, signal: .wakeUp, settings: [Setting(Field(0x5F, mask: 0x20), 1)]),
     ], activeHigh: Setting(Field(0x12, mask: 0x20), 0))
 }
 

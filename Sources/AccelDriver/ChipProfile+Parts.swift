@@ -51,6 +51,9 @@ extension ChipProfile {
             (0x20, 0x47),  // CTRL_REG1: PD=1, Zen Yen Xen
             (0x21, 0x00),  // CTRL_REG2: FDS=0 (raw data, not high-passed), no BOOT
             (0x22, 0x00),  // CTRL_REG3: interrupts to GND
+            (0x30, 0x00),  // FF_WU_CFG_1: the wake-up unit off unless armed
+            (0x32, 0x00),  // FF_WU_THS_1
+            (0x33, 0x00),  // FF_WU_DURATION_1
         ],
         rangeField: Field(0x20, mask: 0x20),   // FS
         rateField: Field(0x20, mask: 0x80),    // DR
@@ -101,6 +104,9 @@ extension ChipProfile {
                 (0x21, 0x00),  // CTRL_REG2: no BOOT, high-pass off
                 (0x22, 0x00),  // CTRL_REG3: interrupts off
                 (0x23, 0x80),  // CTRL_REG4: BDU (high and low bytes from one sample)
+                (0x30, 0x00),  // INT1_CFG: the wake-up unit off unless armed
+                (0x32, 0x00),  // INT1_THS
+                (0x33, 0x00),  // INT1_DURATION
             ],
             rangeField: Field(0x23, mask: 0x30),   // FS
             rateField: Field(0x20, mask: 0x18),    // DR
@@ -181,6 +187,9 @@ extension ChipProfile {
                 (0x24, 0x00),  // CTRL_REG5: FIFO off unless streaming, no BOOT
                 (0x25, 0x00),  // CTRL_REG6: INT2 off, pins active high
                 (0x2E, 0x00),  // FIFO_CTRL_REG: bypass unless streaming
+                (0x30, 0x00),  // INT1_CFG: the wake-up unit off unless armed
+                (0x32, 0x00),  // INT1_THS
+                (0x33, 0x00),  // INT1_DURATION
             ],
             rangeField: Field(0x23, mask: 0x30),   // FS
             rateField: Field(0x20, mask: 0xF0),    // ODR

@@ -18,7 +18,15 @@ extension ChipProfile {
     /// untagged words on the LSM6DSL and LSM6DS3 (`SixAxisFIFO`).
     private static func lsm6dsFamily(name: String, aliases: [String], whoAmI: UInt8, fastestRate: Int,
                                      accelerometerSelfTest: ClosedRange<Int>, zeroRateLevel: Double, noiseDensity: Double,
-                                     fifo: SixAxisFIFO) -> ChipProfile {
+                                     fifo: SixAxisFIFO, latchRegister: UInt8) -> ChipProfile {
+        // The wake-up unit's registers (ChipProfile+WakeUp.swift): LIR is
+        // TAP_CFG0's (0x56) on the LSM6DSO, TAP_CFG's (0x58) on the others.
+        let wakeUpBaseline: [(register: UInt8, value: UInt8)] = Set([latchRegister, 0x58, 0x5B, 0x5C, 0x5E, 0x5F]).sorted().map { ($0, 0x00) }
+        let wakeUpRegisters = [clears(0x1B, "WAKE_UP_SRC")] + (latchRegister == 0x56 ? [rw(0x56, "TAP_CFG0", [("LIR", 0x01)])] : []) + [
+            rw(0x58, latchRegister == 0x56 ? "TAP_CFG2" : "TAP_CFG", [("INTERRUPTS_ENABLE", 0x80)] + (latchRegister == 0x58 ? [("LIR", 0x01)] : [])),
+            rw(0x5B, "WAKE_UP_THS", [("WK_THS", 0x3F)]), rw(0x5C, "WAKE_UP_DUR", [("WAKE_DUR", 0x60)]),
+            rw(0x5E, "MD1_CFG", [("INT1_WU", 0x20)]), rw(0x5F, "MD2_CFG", [("INT2_WU", 0x20)]),
+        ]
         // 12.5 Hz (code 1) is left out: rates are whole hertz.
         let rates = [Rate(hertz: 26, code: 2), Rate(hertz: 52, code: 3), Rate(hertz: 104, code: 4), Rate(hertz: 208, code: 5),
                      Rate(hertz: 416, code: 6), Rate(hertz: 833, code: 7), Rate(hertz: 1660, code: 8), Rate(hertz: 3330, code: 9),
@@ -39,7 +47,7 @@ extension ChipProfile {
                 (0x14, 0x00),  // CTRL5_C: no self-test
                 (0x0D, 0x00),  // INT1_CTRL: nothing on INT1 unless acceld listens there
                 (0x0E, 0x00),  // INT2_CTRL: the same for INT2
-            ] + fifo.control,
+            ] + wakeUpBaseline + fifo.control,
             rangeField: Field(0x10, mask: 0x0C),   // FS_XL
             rateField: Field(0x10, mask: 0xF0),    // ODR_XL
             powerField: Field(0x10, mask: 0xF0),   // ODR_XL = 0 is power-down
@@ -75,7 +83,7 @@ extension ChipProfile {
                 [ro(0x22 + UInt8(2 * index), "OUT\(axis)_L_G"), ro(0x23 + UInt8(2 * index), "OUT\(axis)_H_G")]
             } + ["X", "Y", "Z"].enumerated().flatMap { index, axis in
                 [ro(0x28 + UInt8(2 * index), "OUT\(axis)_L_A"), ro(0x29 + UInt8(2 * index), "OUT\(axis)_H_A")]
-            } + fifo.registers,
+            } + fifo.registers + wakeUpRegisters,
             // The kernel drops up to 2 accelerometer samples after turning
             // on at 104-416 Hz (st_lsm6dsx); the gyroscope settles over
             // more, which the fusion's start absorbs.
@@ -108,18 +116,18 @@ extension ChipProfile {
     /// core): WHO_AM_I 0x6C. Accelerometer self-test 50 to 1700 mg.
     public static let lsm6dso = lsm6dsFamily(name: "LSM6DSO", aliases: ["LSM6DSOX"], whoAmI: 0x6C, fastestRate: 6660,
                                              accelerometerSelfTest: 820...27_869, zeroRateLevel: 1, noiseDensity: 0.0038,
-                                             fifo: .lsm6dso)
+                                             fifo: .lsm6dso, latchRegister: 0x56)
 
     /// LSM6DSL (and the LSM6DS3TR-C, which answers 0x6A as well and has
     /// the same map and scales). Accelerometer self-test 90 to 1700 mg.
     public static let lsm6dsl = lsm6dsFamily(name: "LSM6DSL", aliases: ["LSM6DS3TR-C"], whoAmI: 0x6A, fastestRate: 6660,
                                              accelerometerSelfTest: 1475...27_869, zeroRateLevel: 3, noiseDensity: 0.004,
-                                             fifo: .pattern(words: 2048, levelMask: 0x07FF))
+                                             fifo: .pattern(words: 2048, levelMask: 0x07FF), latchRegister: 0x58)
 
     /// LSM6DS3: WHO_AM_I 0x69; its gyroscope stops at 1.66 kHz.
     public static let lsm6ds3 = lsm6dsFamily(name: "LSM6DS3", aliases: [], whoAmI: 0x69, fastestRate: 1660,
                                              accelerometerSelfTest: 1475...27_869, zeroRateLevel: 10, noiseDensity: 0.007,
-                                             fifo: .pattern(words: 4096, levelMask: 0x0FFF))
+                                             fifo: .pattern(words: 4096, levelMask: 0x0FFF), latchRegister: 0x58)
 }
 
 /// A six-axis part's FIFO: the table's entry, the control registers

@@ -21,6 +21,8 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
     case traceWithoutRotation(trace: String, part: String)
     /// The part cannot put `signal` on `pin` (the LIS3DH's INT2 has no data ready).
     case interruptNotRoutable(part: String, pin: String, signal: String, alternatives: [String])
+    /// [power] wake-on-motion on a part whose wake-up unit is not in the table.
+    case noWakeUpUnit(part: String)
 
     public var description: String {
         switch self {
@@ -56,13 +58,15 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
             let fix = alternatives.isEmpty ? "this part cannot tell of new samples on a pin: leave 'interrupt' unset and the timer paces the reads"
                 : "wire \(alternatives.joined(separator: " or ")) to the GPIO line and set interrupt-pin = \(alternatives[0].lowercased())"
             return "the \(part) cannot put \(signal) on its \(pin) pin: \(fix)"
+        case .noWakeUpUnit(let part):
+            return "the \(part)'s wake-up unit is not in acceld's table of parts (docs/DRIVER.md): set wake-on-motion = off"
         }
     }
 
     public var exitCode: Int32 {
         switch self {
         case .unknownChip, .wrongPart: 65             // EX_DATAERR: not the chip expected
-        case .ambiguousPart, .interruptNotRoutable: 78  // EX_CONFIG: the configuration must change
+        case .ambiguousPart, .interruptNotRoutable, .noWakeUpUnit: 78  // EX_CONFIG: the configuration must change
         case .unknownPart, .unsupportedRange, .unsupportedRate, .unsupportedMode, .noSelfTest, .traceWithoutRotation: 64  // EX_USAGE
         case .configurationMismatch, .bootDidNotFinish, .noData: 74  // EX_IOERR
         }

@@ -48,17 +48,34 @@ public struct DeviceConfiguration: Sendable, Equatable, Codable {
     /// ready, or the FIFO watermark while the FIFO is on. nil: no pin
     /// is routed, and the timer paces the reads.
     public var interruptPin: ChipProfile.InterruptPin?
+    /// The chip's wake-up unit armed ([power] wake-on-motion, while the
+    /// board is still): the pin carries the wake-up instead of data ready.
+    public var wakeUp: WakeUpArming?
     public init(range: Int = 2, rate: Int = 100, mode: String? = nil, fifoWatermark: Int = 0,
-                interruptPin: ChipProfile.InterruptPin? = nil) {
+                interruptPin: ChipProfile.InterruptPin? = nil, wakeUp: WakeUpArming? = nil) {
         self.range = range
         self.rate = rate
         self.mode = mode
         self.fifoWatermark = fifoWatermark
         self.interruptPin = interruptPin
+        self.wakeUp = wakeUp
+    }
+
+    /// Motion that wakes the board: over `threshold` g (gravity filtered
+    /// out) on any axis for `duration` samples more than one.
+    public struct WakeUpArming: Sendable, Equatable, Codable {
+        public var threshold: Double
+        public var duration: Int
+        public init(threshold: Double, duration: Int = 0) {
+            self.threshold = threshold
+            self.duration = duration
+        }
     }
 
     /// What the interrupt pin carries in this configuration: the watermark
     /// whenever the FIFO is on (at 1, each sample as it comes), since the
     /// output registers' data ready is never cleared while the FIFO is read.
-    public var interruptSignal: ChipProfile.InterruptSignal { fifoWatermark >= 1 ? .watermark : .dataReady }
+    public var interruptSignal: ChipProfile.InterruptSignal {
+        wakeUp != nil ? .wakeUp : fifoWatermark >= 1 ? .watermark : .dataReady
+    }
 }

@@ -5,7 +5,7 @@ import AccelCore
 
 @Suite("Driver against the chip model")
 struct AccelerometerTests {
-    @Test("configure writes CTRL_REG1..3 in full and nothing else", arguments: [
+    @Test("configure writes CTRL_REG1..3 and the wake-up unit's registers (off) in full, and nothing else", arguments: [
         (2, 100, UInt8(0x47)), (8, 100, 0x67), (2, 400, 0xC7), (8, 400, 0xE7),
     ])
     func configureWrites(range: Int, rate: Int, ctrl1: UInt8) throws {
@@ -13,8 +13,8 @@ struct AccelerometerTests {
         let bus = RecordingBus(model)
         let driver = try Accelerometer(bus: bus, time: time)
         try driver.configure(DeviceConfiguration(range: range, rate: rate))
-        #expect(bus.writes.map(\.0) == [0x20, 0x21, 0x22])
-        #expect(bus.writes.map(\.1) == [ctrl1, 0x00, 0x00])
+        #expect(bus.writes.map(\.0) == [0x20, 0x21, 0x22, 0x30, 0x32, 0x33])
+        #expect(bus.writes.map(\.1) == [ctrl1, 0x00, 0x00, 0x00, 0x00, 0x00])
         #expect(model.peek(0x21) & 0x10 == 0, "FDS stays 0: outputs are not high-passed")
     }
 
