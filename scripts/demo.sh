@@ -67,7 +67,10 @@ scratch=$(mktemp -d)
 socket=$scratch/acceld.sock
 daemon="" gateway=""
 trap 'kill $daemon $gateway 2>/dev/null; wait $daemon $gateway 2>/dev/null; rm -rf "$scratch"' EXIT
-trap 'echo; echo "demo: stopped" >&2; exit 0' INT TERM
+# Ctrl-C reaches the whole process group: the client may end before the
+# trap runs (its daemon gone, exit 74), so the trap only notes it.
+interrupted=""
+trap 'interrupted=1' INT TERM
 .build/debug/acceld --simulate "$motion" ${part:+--part "$part"} --socket "$socket" \
     --calibration-file "$scratch/calibration.json" 2> "$scratch/acceld.log" &
 daemon=$!
@@ -86,4 +89,11 @@ echo "demo: acceld (pid $daemon) serves the chip model ($motion${part:+ as the $
      "${seconds:+for $seconds s, }Ctrl-C ends the demo" >&2
 # Events in words with their local time, and a frame a second.
 .build/debug/accelctl events --socket "$socket" events device frames --rate 1 ${seconds:+--seconds "$seconds"} &
-wait $!
+status=0
+wait $! || status=$?
+if [ -n "$interrupted" ] || [ $status -gt 128 ]; then
+    echo
+    echo "demo: stopped" >&2
+    exit 0
+fi
+exit $status
