@@ -19,6 +19,8 @@ window.acceldWords = (function () {
     busErrors: ["bus errors", "I2C transfers that failed"],
     recoveries: ["recoveries", "Times the chip answered again after being lost"],
     reconfigurations: ["reconfigurations", "Times the chip was found reset and configured again"],
+    sleeps: ["sleeps", "Times acceld let the chip watch for motion and stopped reading (wake-on-motion)"],
+    wakeUps: ["wake-ups", "Times acceld read at the full rate again after a sleep: the chip saw motion, or a client watched frames"],
   };
 
   // A counter a newer acceld adds still reads as words: fooBar → "foo bar".

@@ -11,6 +11,7 @@ public struct Configuration: Sendable, Equatable {
     public var socket = SocketSettings()
     public var daemon = DaemonSettings()
     public var gateway = GatewaySettings()
+    public var power = PowerSettings()
     public init() {}
 }
 
@@ -262,6 +263,9 @@ extension Configuration {
             .flag("daemon", "power-down-on-exit", \.daemon.powerDownOnExit, "power the chip down on exit"),
             .flag("daemon", "wait-for-device", \.daemon.waitForDevice, "wait for a missing device at start"),
             .integer("daemon", "realtime-priority", \.daemon.realtimePriority, within: 0...99, "SCHED_FIFO priority of the sampler; 0: off"),
+            .flag("power", "wake-on-motion", \.power.wakeOnMotion, "let the chip watch for motion while the board is still and no client watches frames"),
+            .number("power", "still-seconds", \.power.stillSeconds, 1...86_400, unit: "s", "how long the board must be still first"),
+            .number("power", "wake-threshold", \.power.wakeThreshold, 0.02...4, unit: "g", "motion that wakes it, gravity filtered out"),
             .number("movement", "maximum-seconds", \.motion.movement.maximumSeconds, 0.05...60, unit: "s", "longer movements are handling, not reported"),
 
             // Issue #14: shake begins and ends, free fall confirmed or withdrawn, taps.
@@ -389,6 +393,9 @@ extension Configuration {
         if let profile = device.profile, let (culprit, reason) = device.problem(on: profile) {
             throw ConfigurationError(source: source, line: seen["[device] \(culprit)"] ?? seen["[device] part"] ?? 0,
                                      message: "[device] \(culprit): \(reason)")
+        }
+        if let reason = power.problem(with: device) {
+            throw ConfigurationError(source: source, line: seen["[power] wake-on-motion"] ?? 0, message: "[power] \(reason)")
         }
     }
 

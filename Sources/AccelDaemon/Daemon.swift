@@ -167,6 +167,8 @@ public final class Daemon: @unchecked Sendable {
         sampler.automaticRate = configuration.device.rate == nil
         sampler.interruptSource = try interruptSource(model: model, time: time, queue: sampler.queue)
         sampler.interruptFallback = configuration.device.interruptFallback
+        let power = configuration.power
+        if power.wakeOnMotion { sampler.wakeOnMotion = WakeOnMotion(stillSeconds: power.stillSeconds, threshold: power.wakeThreshold) }
         return sampler
     }
 

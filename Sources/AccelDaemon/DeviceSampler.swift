@@ -41,6 +41,14 @@ public protocol DeviceSampler: AnyObject, Sendable {
     /// The latency every watching client allows (ms; nil: none); returns
     /// the FIFO watermark it chose (0: none).
     func allowLatency(milliseconds: Double?) throws -> Int
+    /// Whether any client watches frames ([power] wake-on-motion sleeps
+    /// only while none does).
+    func framesWatched(_ watched: Bool)
+}
+
+extension DeviceSampler {
+    /// Where nothing sleeps (IIO), nothing to do.
+    public func framesWatched(_ watched: Bool) {}
 }
 
 extension Sampler: DeviceSampler {

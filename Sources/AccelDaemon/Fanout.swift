@@ -38,7 +38,12 @@ final class Fanout: Sendable {
         /// The orientation decided so far, for new watchers (gpsd likewise
         /// answers WATCH with the current state).
         var orientation = DeviceOrientation.unknown
+        /// The chip's wake-up unit woke acceld: the next event says so.
+        var wakeMark = false
     }
+
+    /// The next motion event delivered carries `"wake":"chip"`.
+    func markWake() { shared.withLock { $0.wakeMark = true } }
 
     /// The clients from now on (control side).
     func replace(_ subscribers: [Subscriber]) {
@@ -53,15 +58,17 @@ final class Fanout: Sendable {
     /// every client at whose rate they fall, then one flush per client.
     func publish(_ deliveries: some BidirectionalCollection<Delivery>) {
         guard let newest = deliveries.last?.frame else { return }
-        let subscribers = shared.withLock { shared in
+        let (subscribers, marked) = shared.withLock { shared in
             for delivery in deliveries {
                 for case .orientation(let change) in delivery.events { shared.orientation = change.orientation }
             }
             shared.latest = newest
-            return shared.subscribers
+            let marked = shared.wakeMark ? deliveries.first { !$0.events.isEmpty }?.frame.seq : nil
+            if marked != nil { shared.wakeMark = false }
+            return (shared.subscribers, marked)
         }
         guard !subscribers.isEmpty else { return }
-        for delivery in deliveries { append(delivery.frame, delivery.events, to: subscribers) }
+        for delivery in deliveries { append(delivery.frame, delivery.events, to: subscribers, wakeMark: delivery.frame.seq == marked) }
         for subscriber in subscribers { subscriber.connection.flush() }
     }
 
@@ -76,7 +83,7 @@ final class Fanout: Sendable {
 
     /// Encoded once per set of fields, for every client that wants those
     /// fields (most want the same: one encoding).
-    private func append(_ frame: Frame, _ events: [MotionEvent], to subscribers: [Subscriber]) {
+    private func append(_ frame: Frame, _ events: [MotionEvent], to subscribers: [Subscriber], wakeMark: Bool) {
         var encoded: (fields: FrameFields, line: [UInt8])?
         for subscriber in subscribers {
             let connection = subscriber.connection
@@ -92,8 +99,9 @@ final class Fanout: Sendable {
                 }
                 connection.append(line, isReply: false, generation: subscriber.generation)
             }
-            for event in events where subscriber.watches(event) {
-                connection.append(Message.event(event).jsonBytes, isReply: false, generation: subscriber.generation)
+            for (index, event) in events.enumerated() where subscriber.watches(event) {
+                let line = wakeMark && index == 0 ? event.jsonBytes(wake: "chip") : Message.event(event).jsonBytes
+                connection.append(line, isReply: false, generation: subscriber.generation)
             }
         }
     }

@@ -101,6 +101,8 @@ final class Hub: @unchecked Sendable {
     /// The sampler picks up the clients' subscriptions at its next step.
     func subscriptionsChanged() {
         fanout.replace(sessions.values.filter { !$0.streams.isEmpty }.map(\.subscriber))
+        let framesWatched = sessions.values.contains { $0.streams.contains(.frames) }
+        onSampler { [sampler] in sampler.framesWatched(framesWatched) }
     }
 
     /// The FIFO watermark follows the most demanding client: the smallest
@@ -131,13 +133,14 @@ final class Hub: @unchecked Sendable {
     /// the frames around it.
     private func publish(_ event: DeviceEvent) {
         let pushed = deviceInfo.withLock { device in
-            device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck, .interruptLost].contains(event.state) ? event.state.rawValue : "ok"
+            device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck, .interruptLost, .asleep].contains(event.state) ? event.state.rawValue : "ok"
             device.message = event.message
             var pushed = device
             pushed.event = event.state.rawValue
             return pushed
         }
         fanout.broadcast(.device(pushed)) { $0.streams.contains(.device) }
+        if event.byChip { fanout.markWake() }
         status.changed()
     }
 

@@ -138,6 +138,7 @@ extension Sampler {
         guard watermark != configuration.fifoWatermark else { return watermark }
         releaseHeldFIFO(decidedBy: nil)
         configuration.fifoWatermark = watermark
+        guard wakeOnMotion?.asleep != true else { return watermark }  // the wake-up configures it
         // The FIFO stays in stream mode: its samples follow on in order,
         // whatever the watermark, and the next read reads them all.
         try driver.setFIFOWatermark(watermark)

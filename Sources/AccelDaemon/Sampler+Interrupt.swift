@@ -34,6 +34,7 @@ extension Sampler {
         // read finds, when the read finds no overrun (readOnEdge). Only the
         // first edge after a read that found samples overwritten is placed
         // by its time.
+        if wakeOnMotion?.asleep == true { return stepAsleep(edges: edges, now) }
         let fifoPaced = (driver?.fifoWatermark ?? 0) > 0
         var edge = fifoPaced ? nil : edges.last
         if !fifoPaced { countSequence(edges) }
@@ -59,7 +60,7 @@ extension Sampler {
                 try readOnEdge(now, edge: edge)
             }
             judgeLine(edges: edges, found: counters.published > published || overrunRead != nil)
-            return edgeTimeout
+            return sleepIfStill(time.nanoseconds) ?? edgeTimeout
         } catch {
             return handleFailure(error, now)
         }

@@ -37,7 +37,7 @@ extension Sampler {
 
     /// A pin left high by samples nobody read makes no edge: reads them,
     /// again while more keep it high (a FIFO filling meanwhile).
-    private func clearPin(_ line: InterruptLine) throws {
+    func clearPin(_ line: InterruptLine) throws {
         for _ in 0..<4 {
             if driver!.fifoWatermark > 0 {
                 var drained: [Reading] = []
@@ -68,6 +68,8 @@ extension Sampler {
             let wait = step(edges: edges)
             return InterruptThread.Next(line: interruptLine, wait: wait)
         case .failure(let error):
+            // The chip must not be left watching at its slow rate for a timer to read.
+            if wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }
             loseInterruptLine(error)
             return InterruptThread.Next(line: nil, wait: 1_000_000_000)
         }

@@ -15,6 +15,7 @@ extension Sampler {
     /// watermark follows the new rate).
     public func reconfigure(to configuration: DeviceConfiguration) throws {
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
+        try wakeForRequest()
         var configuration = configuration
         configuration.interruptPin = self.configuration.interruptPin  // the wiring is not a client's to change
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
@@ -28,6 +29,7 @@ extension Sampler {
     /// restores the configuration.
     public func selfTest() throws -> SelfTestReport {
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
+        try wakeForRequest()
         let report = try driver.selfTest()
         try driver.configure(configuration)
         restartPhase()
@@ -39,6 +41,7 @@ extension Sampler {
     public func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? {
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
         guard driver.profile.gyroscope != nil else { return nil }
+        try wakeForRequest()
         let report = try driver.gyroscopeSelfTest()
         try driver.configure(configuration)
         restartPhase()
@@ -48,6 +51,7 @@ extension Sampler {
     /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.
     public func collect(_ collect: @escaping (Vector3) -> Bool) {
         dispatchPrecondition(condition: .onQueue(queue))  // the reads use it between two wakes
+        try? wakeForRequest()
         publisher.collector = collect
     }
 }

@@ -108,6 +108,8 @@ public final class Sampler: @unchecked Sendable {
     /// The INT routing registers as they were before acceld routed a pin.
     var routingFound: [(register: UInt8, value: UInt8)]?
     var interruptThread: InterruptThread?
+    /// [power] wake-on-motion (Sampler+Sleep): set before `open`; needs the line.
+    public var wakeOnMotion: WakeOnMotion?
 
     public var calibration: Calibration = .identity {
         didSet { driver?.calibration = calibration; startGyroscopeBias() }
@@ -138,6 +140,7 @@ public final class Sampler: @unchecked Sendable {
         adoptAutomaticRate(driver.profile)
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         if interruptSource != nil && routingFound == nil { routingFound = try driver.interruptRouting() }
+        try checkWakeOnMotion(driver)
         try driver.configure(configuration)
         publisher.pipeline.gyroscopeRange = driver.rotationRange ?? .infinity
         self.driver = driver
@@ -341,9 +344,12 @@ public final class Sampler: @unchecked Sendable {
     /// `instant`, into a frame and its events.
     func deliver(_ counts: Counts, rotation: Counts? = nil, instant: Double, after missing: UInt64 = 0) -> Delivery {
         let driver = driver!
+        if wakeOnMotion != nil, let slept = wakeOnMotion!.periodsSlept(before: instant) { publisher.seq += slept }
         lastInstant = instant
-        return publisher.deliver(counts, chip: driver.chipAcceleration(counts), g: driver.acceleration(counts),
-                                 rotation: rotation.flatMap(driver.rotationRate), at: instant, after: missing)
+        let delivery = publisher.deliver(counts, chip: driver.chipAcceleration(counts), g: driver.acceleration(counts),
+                                         rotation: rotation.flatMap(driver.rotationRate), at: instant, after: missing)
+        if wakeOnMotion != nil { wakeOnMotion!.observe(user: delivery.frame.user.magnitude, at: UInt64(max(instant, 0))) }
+        return delivery
     }
 
     /// Hands `output` on through the publisher, holding frames while the

@@ -45,7 +45,16 @@ public struct DeviceEvent: Sendable, Equatable {
         case interruptLost = "interrupt-lost"
         /// The INT line paces the reads again.
         case interruptBack = "interrupt-back"
+        /// [power] wake-on-motion: the board was still and no client
+        /// watches frames; the chip's wake-up unit watches, nothing is read.
+        case asleep
+        /// Reads at the configured rate again: the chip saw motion, or a
+        /// client watches frames.
+        case awake
     }
     public let state: State
     public let message: String
+    /// An `awake` that the chip's wake-up unit caused: the first motion
+    /// event after it says so (`"wake":"chip"`).
+    public var byChip = false
 }

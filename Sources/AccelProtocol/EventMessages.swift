@@ -147,6 +147,15 @@ extension MotionEvent {
         return line.line
     }
 
+    /// The event's message with `"wake"`: what woke acceld before it
+    /// ("chip": the chip's wake-up unit, [power] wake-on-motion).
+    public func jsonBytes(wake: String) -> [UInt8] {
+        var line = JSONLine(class: className)
+        encode(&line)
+        line.add("wake", wake)
+        return line.finished()
+    }
+
     func encode(_ line: inout JSONLine) {
         line.add("t", t, decimals: Decimals.t)
         switch self {

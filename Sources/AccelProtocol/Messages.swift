@@ -90,6 +90,10 @@ public struct SamplerCounters: Sendable, Equatable {
     /// Times reads kept finding samples overwritten and the sampler
     /// acquired the chip's phase again.
     public var reacquisitions = 0
+    /// Times acceld handed the watching to the chip's wake-up unit and
+    /// stopped reading ([power] wake-on-motion), and times it took it back.
+    public var sleeps = 0
+    public var wakeUps = 0
 
     public init() {}
 
@@ -97,6 +101,7 @@ public struct SamplerCounters: Sendable, Equatable {
         ("published", \.published), ("emptyReads", \.emptyReads), ("overruns", \.overruns), ("lost", \.lost),
         ("busErrors", \.busErrors), ("recoveries", \.recoveries), ("reconfigurations", \.reconfigurations),
         ("wakes", \.wakes), ("impossibleReady", \.impossibleReady), ("reacquisitions", \.reacquisitions),
+        ("sleeps", \.sleeps), ("wakeUps", \.wakeUps),
     ] }
 }
 

@@ -47,6 +47,15 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Wait for a missing device instead of exiting.")
     var waitForDevice = false
 
+    @Flag(help: "Let the chip watch for motion while the board is still and no client watches frames; needs --interrupt. Same as wake-on-motion in [power].")
+    var wakeOnMotion = false
+
+    @Option(help: ArgumentHelp("With --wake-on-motion: how long the board must be still first, s. [default: 30]", valueName: "seconds"))
+    var stillSeconds: Double?
+
+    @Option(help: ArgumentHelp("With --wake-on-motion: the motion that wakes it, g, gravity filtered out. [default: 0.1]", valueName: "g"))
+    var wakeThreshold: Double?
+
     @Option(name: .customLong("fault"), help: ArgumentHelp("With --simulate: inject a fault, KIND@START[+SECONDS] (eio, gone, reset, stuck). Repeatable.", valueName: "fault"))
     var faults: [String] = []
 
@@ -70,6 +79,7 @@ struct RunCommand: ParsableCommand {
             if let path { configuration = try Configuration(contentsOf: path) }
             faults = try self.faults.map(Fault.init(parsing:))
             try device.apply(to: &configuration.device)
+            try applyPower(to: &configuration)
         } catch {
             exitWithError(error)
         }
@@ -93,6 +103,24 @@ struct RunCommand: ParsableCommand {
             try Daemon(options: options, environment: currentEnvironment()).run()
         } catch {
             exitWithError(error)
+        }
+    }
+}
+
+extension RunCommand {
+    /// The [power] options over the file's, checked against the device settings.
+    func applyPower(to configuration: inout Configuration) throws {
+        if wakeOnMotion { configuration.power.wakeOnMotion = true }
+        if let stillSeconds {
+            guard (1...86_400).contains(stillSeconds) else { throw ValidationError("--still-seconds \(stillSeconds) is out of range: give 1 to 86400 s") }
+            configuration.power.stillSeconds = stillSeconds
+        }
+        if let wakeThreshold {
+            guard (0.02...4).contains(wakeThreshold) else { throw ValidationError("--wake-threshold \(wakeThreshold) is out of range: give 0.02 to 4 g") }
+            configuration.power.wakeThreshold = wakeThreshold
+        }
+        if let reason = configuration.power.problem(with: configuration.device, fix: "give --interrupt CHIP:LINE (with --simulate, --interrupt model)") {
+            throw ValidationError("--" + reason)
         }
     }
 }

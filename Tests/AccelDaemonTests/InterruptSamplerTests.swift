@@ -15,19 +15,24 @@ final class InterruptRig {
     var frames: [Frame] = []
     var deviceEvents: [DeviceEvent] = []
     var lateness: () -> UInt64 = { 0 }
+    /// The clock's reading (s) when the model's motion starts.
+    let motionEpoch: Double
 
     init(part: ChipProfile = .lis302dl, rate: Int = 400, rateError: Double = 0.01, pin: ChipProfile.InterruptPin = .int1,
-         linePin: ChipProfile.InterruptPin? = nil, fallback: Bool = false) throws {
+         linePin: ChipProfile.InterruptPin? = nil, fallback: Bool = false, motion: MotionScript = .rest(),
+         wakeOnMotion: WakeOnMotion? = nil) throws {
         var imperfections = ChipModel.Imperfections()
         imperfections.rateError = rateError
         let time = self.time
-        let model = ChipModel(profile: part, motion: MotionScript.rest(), time: time, imperfections: imperfections)
+        motionEpoch = time.seconds
+        let model = ChipModel(profile: part, motion: motion, time: time, imperfections: imperfections)
         self.model = model
         sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: part) },
                           configuration: DeviceConfiguration(range: 2, rate: rate, interruptPin: pin),
                           settings: MotionSettings(), time: time)
         sampler.interruptSource = { SimulatedInterruptLine(model: model, pin: linePin ?? pin, time: time) }
         sampler.interruptFallback = fallback
+        sampler.wakeOnMotion = wakeOnMotion
         sampler.output = { [unowned self] output in
             switch output {
             case .frame(let frame, _): frames.append(frame)

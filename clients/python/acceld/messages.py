@@ -158,6 +158,8 @@ class Counters:
     wakes: int = _field(_int, default=0)
     impossible_ready: int = _field(_int, "impossibleReady", 0)
     reacquisitions: int = _field(_int, "reacquisitions", 0)
+    sleeps: int = _field(_int, default=0)
+    wake_ups: int = _field(_int, "wakeUps", 0)
 
 
 @dataclass(frozen=True)

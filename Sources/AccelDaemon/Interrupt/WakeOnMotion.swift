@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// [power] wake-on-motion as a policy, apart from the reads: when acceld
+/// may hand the watching to the chip's wake-up unit (the board still for
+/// long enough, no client watching frames), and how long it slept.
+public struct WakeOnMotion: Sendable {
+    public let stillNanoseconds: UInt64
+    /// Motion that counts, g: user acceleration (gravity out) over it
+    /// restarts the still time, as it would wake the chip.
+    public let threshold: Double
+    /// Some client watches frames: acceld stays awake for it.
+    var framesWatched = false
+    private var stillSince: UInt64?
+    private(set) var asleepSince: UInt64?
+    /// The instant (ns) of the last sample before the sleep and the
+    /// chip's period as measured then, until the first after it is numbered.
+    private var lastBeforeSleep: (instant: Double, period: Double)?
+
+    public init(stillSeconds: Double, threshold: Double) {
+        stillNanoseconds = UInt64(stillSeconds * 1e9)
+        self.threshold = threshold
+    }
+
+    var asleep: Bool { asleepSince != nil }
+
+    /// A sample made at `instant` (ns) whose user acceleration is `user` g.
+    mutating func observe(user: Double, at instant: UInt64) {
+        if user > threshold { stillSince = nil } else if stillSince == nil { stillSince = instant }
+    }
+
+    func shouldSleep(at now: UInt64) -> Bool {
+        guard !asleep, !framesWatched, let stillSince else { return false }
+        return now >= stillSince + stillNanoseconds
+    }
+
+    mutating func fellAsleep(at now: UInt64, after lastInstant: Double?, period: Double) {
+        asleepSince = now
+        lastBeforeSleep = lastInstant.map { ($0, period) }
+    }
+
+    /// For the first sample after a sleep, made at `instant` (ns): the
+    /// periods slept since the last one before it (none lost: the chip
+    /// made none at this rate); nil for every other sample.
+    mutating func periodsSlept(before instant: Double) -> UInt64? {
+        guard let last = lastBeforeSleep, !asleep else { return nil }
+        lastBeforeSleep = nil
+        return UInt64(max(0, ((instant - last.instant) / last.period).rounded() - 1))
+    }
+
+    /// Ends the sleep; returns how long it lasted, ns. The still time
+    /// starts again from the samples after it.
+    mutating func wokeUp(at now: UInt64) -> UInt64 {
+        defer { asleepSince = nil; stillSince = nil }
+        return asleepSince.map { now >= $0 ? now - $0 : 0 } ?? 0
+    }
+}

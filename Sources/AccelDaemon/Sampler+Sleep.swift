@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelDriver
+
+/// [power] wake-on-motion on the interrupt path: while the board is still
+/// and no client watches frames, the chip's own wake-up unit watches at a
+/// slow rate (ChipProfile+WakeUp.swift) and nothing is read; its edge on
+/// the same INT line brings the configured rate back. Sequence numbers go
+/// on counting the configured rate's periods across the sleep (the first
+/// sample after it numbered by its instant, in `deliver`), announced by
+/// `asleep` and `awake`; none of them lost: the chip made none.
+extension Sampler {
+    /// The chip's configuration while it watches.
+    func asleepConfiguration(_ driver: Accelerometer) -> DeviceConfiguration {
+        var watching = configuration
+        watching.rate = driver.profile.wakeUpRate
+        watching.fifoWatermark = 0
+        watching.wakeUp = DeviceConfiguration.WakeUpArming(threshold: wakeOnMotion?.threshold ?? 0.1)
+        return watching
+    }
+
+    /// At start: a part that cannot watch on the wired pin stops acceld
+    /// with the driver's own message (exit 78), not at the first sleep.
+    func checkWakeOnMotion(_ driver: Accelerometer) throws {
+        guard wakeOnMotion != nil else { return }
+        _ = try driver.registerValues(for: asleepConfiguration(driver))
+    }
+
+    /// Called after each read on the line: hands over when it may; returns
+    /// the wait for the line while asleep, nil while awake.
+    func sleepIfStill(_ now: UInt64) -> UInt64? {
+        guard let wake = wakeOnMotion, wake.shouldSleep(at: now), let driver else { return nil }
+        let watching = asleepConfiguration(driver)
+        do {
+            publisher.release()
+            try driver.configure(watching)
+            try driver.resetWakeUp()
+            // The unit fired on gravity while armed before its filter's
+            // reset: that edge is queued on the line, and not motion.
+            _ = try interruptLine?.wait(nanoseconds: 0)
+        } catch {
+            logger.error("could not arm the chip's wake-up unit (\(error)); reads go on at \(configuration.rate) Hz")
+            try? driver.configure(configuration)
+            wakeOnMotion?.observe(user: .infinity, at: now)  // not again before another still time
+            return nil
+        }
+        wakeOnMotion?.fellAsleep(at: now, after: lastInstant, period: edgeClock.period)
+        publisher.counters.sleeps += 1
+        let pin = configuration.interruptPin?.label ?? "INT1"
+        let message = "still for \(fixed(Double(wake.stillNanoseconds) / 1e9, 0)) s with no client watching frames: the \(driver.profile.name) watches for motion over \(fixed(wake.threshold, 2)) g at \(watching.rate) Hz and raises \(pin); acceld reads nothing until then"
+        logger.info("\(message)")
+        send(.device(DeviceEvent(state: .asleep, message: message)))
+        // A motion between the reset and that drain left the pin high: its
+        // edge is gone, and a latched pin makes no other.
+        return (try? interruptLine?.level()) == true ? 0 : Self.asleepWait
+    }
+
+    /// A wake of the interrupt thread while asleep: an edge (or the pin
+    /// found high) is the chip's wake-up; a client that now watches frames
+    /// wakes it too. Returns the wait for the next edge.
+    func stepAsleep(edges: [Edge], _ now: UInt64) -> UInt64 {
+        let byChip = !edges.isEmpty || (try? interruptLine?.level()) == true
+        guard byChip || wakeOnMotion?.framesWatched == true else { return Self.asleepWait }
+        do {
+            return try wakeUp(now, byChip: byChip)
+        } catch {
+            return handleFailure(error, now)
+        }
+    }
+
+    /// Back to the configured rate, numbering on from the periods slept.
+    @discardableResult
+    func wakeUp(_ now: UInt64, byChip: Bool, cause clientCause: String = "a client watches frames") throws -> UInt64 {
+        guard let driver, var wake = wakeOnMotion, wake.asleep else { return edgeTimeout }
+        let fired = try driver.wakeUpFired()
+        try driver.configure(configuration)
+        let slept = wake.wokeUp(at: now)
+        wakeOnMotion = wake
+        overrunRead = nil
+        restartPhase()
+        if let interruptLine { try clearPin(interruptLine) }
+        publisher.counters.wakeUps += 1
+        let cause = byChip ? "the \(driver.profile.name)'s wake-up unit saw motion" + (fired ? "" : " (its source was already clear)")
+            : clientCause
+        let message = "\(cause): reads at \(configuration.rate) Hz again after \(fixed(Double(slept) / 1e9, 1)) s asleep"
+        logger.info("\(message)")
+        send(.device(DeviceEvent(state: .awake, message: message, byChip: byChip)))
+        return edgeTimeout
+    }
+
+    /// A request that needs the chip at its configured rate (configure,
+    /// a self-test, a calibration) wakes it first.
+    func wakeForRequest() throws {
+        guard wakeOnMotion?.asleep == true else { return }
+        try wakeUp(time.nanoseconds, byChip: false, cause: "a request needs the chip at its rate")
+    }
+
+    /// Whether any client watches frames (the hub, on `queue`): one that
+    /// starts to wakes the chip at once.
+    public func framesWatched(_ watched: Bool) {
+        guard wakeOnMotion != nil else { return }
+        wakeOnMotion?.framesWatched = watched
+        if watched, wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }
+    }
+
+    /// How long the thread waits on the line while asleep: the edge, a
+    /// client or a stop cut it short.
+    static let asleepWait: UInt64 = 60_000_000_000
+}
