@@ -19,8 +19,12 @@ def run_demo(runner: Runner) -> None:
           "scripts/demo.sh --help explains its options without building")
     env = dict(runner.env, DEMO_PORT="18086")
     started = time.monotonic()
+    # Ctrl-C as at a terminal: SIGINT at its default, even where this
+    # runs as a background job (which starts with it ignored, and a shell
+    # cannot trap a signal ignored at its start).
     demo = subprocess.Popen(["scripts/demo.sh", "tour"], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines: list[tuple[float, str]] = []
     os.set_blocking(demo.stdout.fileno(), False)
 
