@@ -93,13 +93,15 @@ struct emu_pin_map {
  * An inertial interrupt unit of the family (the LIS302DL's FF_WU_1/2, the
  * LIS3DH's IA1/IA2), as data: its CFG (AOI bit 7, the six axis events'
  * enables in bits 5:0), SRC (IA bit 6, the events), THS (bits 6:0) and
- * DURATION (bits 6:0, in samples) registers, its latch (LIR), and the
- * threshold's step in mg by range code.
+ * DURATION (bits 6:0, in samples) registers, its latch (LIR), the
+ * threshold's step in mg by range code, and the bit that puts the chip's
+ * high-pass filter on its path (HP_FF_WU1/2, HP_IA1/2).
  */
 struct emu_inertial_map {
 	u8 cfg, source, threshold, duration;	/* cfg 0: no such unit */
 	struct emu_field latch;
 	u16 mg_per_threshold[4];
+	struct emu_field high_pass;
 };
 
 #define EMU_INERTIAL 2
@@ -134,6 +136,9 @@ struct emu_part {
 	struct emu_field drdy_int;
 	struct emu_pin_map pins[EMU_PINS];
 	struct emu_inertial_map inertial[EMU_INERTIAL];
+	/* Reading it sets the high-pass filter's reference to the present
+	 * force (HP_FILTER_RESET, REFERENCE); 0: no filter. */
+	u8 high_pass_reset;
 	bool six_axis;		/* its map and behaviour are emu_six_axis.c's */
 };
 
@@ -221,6 +226,8 @@ struct emu_chip {
 	u64 announced;		/* samples that irq has told of */
 	struct emu_line lines[EMU_PINS];
 	struct emu_inertial inertial[EMU_INERTIAL];
+	/* The high-pass filter's reference, mg × 65536 (emu_core.c) */
+	s64 high_pass_reference[3];
 
 	char group_name[16];
 	struct emu_attribute attrs[EMU_ATTRIBUTES];

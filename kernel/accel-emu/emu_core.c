@@ -19,14 +19,18 @@
  *   number, so a reader can tell exactly which samples it got;
  * - the inertial interrupt units (the LIS302DL's FF_WU_1/2, the LIS3DH's
  *   IA1/IA2): thresholds on each axis's magnitude, OR or AND, duration,
- *   latched or not, their source registers;
+ *   latched or not, their source registers; the high-pass filter on a
+ *   unit's path (HP_FF_WU1/2, HP_IA1/2), its reference set by reading
+ *   HP_FILTER_RESET or REFERENCE;
  * - the interrupt signals each pin can carry (data ready, the FIFO's
  *   watermark and overrun, the inertial units), routed by the part's own
  *   registers as data in its table (emu_gpio.c drives the pins from them).
  *
- * Not modelled: the high-pass filter (the inertial units see gravity),
- * 6D recognition, the click unit, the LIS3DH's sleep-to-wake (ACT_THS,
- * ACT_DUR), BDU (every sample is written whole), the LIS3DH's ADC.
+ * Not modelled: the high-pass filter on the outputs (FDS), its cut-off
+ * choices (HP_coeff, HPCF: always ODR / 48) and the LIS3DH's other filter
+ * modes (HPM: always normal), 6D recognition, the click unit, the
+ * LIS3DH's sleep-to-wake (ACT_THS, ACT_DUR), BDU (every sample is written
+ * whole), the LIS3DH's ADC.
  *
  * ST's six-axis LSM6DSO (WHO_AM_I 0x6c), with its gyroscope and tagged
  * FIFO, is emu_six_axis.c's: the kernel's st_lsm6dsx is its peer.
@@ -96,11 +100,14 @@ const struct emu_part emu_lis302dl = {
 			{ 0x22, 0x80 }, { 0x22, 0x40 },
 		},
 	},
-	/* FF_WU_CFG_1..FF_WU_DURATION_1 and _2 (LIR: CFG bit 6), 18 mg a step at ±2 g */
+	/* FF_WU_CFG_1..FF_WU_DURATION_1 and _2 (LIR: CFG bit 6), 18 mg a step
+	 * at ±2 g; CTRL_REG2's HP_FF_WU1 (bit 2) and HP_FF_WU2 (bit 3) put the
+	 * high-pass filter on their paths, HP_FILTER_RESET (0x23) resets it */
 	.inertial = {
-		{ 0x30, 0x31, 0x32, 0x33, { 0x30, 0x40 }, { 18, 72 } },
-		{ 0x34, 0x35, 0x36, 0x37, { 0x34, 0x40 }, { 18, 72 } },
+		{ 0x30, 0x31, 0x32, 0x33, { 0x30, 0x40 }, { 18, 72 }, { 0x21, 0x04 } },
+		{ 0x34, 0x35, 0x36, 0x37, { 0x34, 0x40 }, { 18, 72 }, { 0x21, 0x08 } },
 	},
+	.high_pass_reset = 0x23,
 };
 
 const struct emu_part emu_lis3dh = {
@@ -145,11 +152,14 @@ const struct emu_part emu_lis3dh = {
 		},
 	},
 	/* INT1_CFG..INT1_DURATION and INT2's (LIR_INT1, LIR_INT2: CTRL_REG5
-	 * bits 3 and 1), 16, 32, 62 and 186 mg a step by range */
+	 * bits 3 and 1), 16, 32, 62 and 186 mg a step by range; CTRL_REG2's
+	 * HP_IA1 (bit 0) and HP_IA2 (bit 1) put the high-pass filter on their
+	 * paths, reading REFERENCE (0x26) resets it (HPM's normal mode) */
 	.inertial = {
-		{ 0x30, 0x31, 0x32, 0x33, { 0x24, 0x08 }, { 16, 32, 62, 186 } },
-		{ 0x34, 0x35, 0x36, 0x37, { 0x24, 0x02 }, { 16, 32, 62, 186 } },
+		{ 0x30, 0x31, 0x32, 0x33, { 0x24, 0x08 }, { 16, 32, 62, 186 }, { 0x21, 0x01 } },
+		{ 0x34, 0x35, 0x36, 0x37, { 0x24, 0x02 }, { 16, 32, 62, 186 }, { 0x21, 0x02 } },
 	},
+	.high_pass_reset = 0x26,
 };
 
 static ktime_t emu_epoch;	/* t = 0 for the motion */
@@ -303,15 +313,55 @@ void emu_convert(const struct emu_chip *chip, u64 index, ktime_t instant, u8 out
 }
 
 /*
+ * The high-pass filter the family can put on an inertial unit's path, as
+ * the Swift chip model has it (Sources/AccelDriver/ChipModel+WakeUp.swift):
+ * first order, its cut-off the parts' first coefficient, ODR / 48; per
+ * sample filtered = g - reference, then reference += filtered × alpha,
+ * alpha = 1 / (6 × 8 / 2π + 1) ≈ 0.1157, here 7586 / 65536. Forces in mg
+ * × 65536 (no floating point in the kernel). The filter runs on the
+ * samples made while a unit with an event enabled has it on its path (the
+ * model's: while the unit is armed) and keeps its reference otherwise;
+ * the reference is 0 from loading until the reset register is read, so
+ * gravity fires a unit armed without that read, as on the chip.
+ */
+#define EMU_HIGH_PASS_ALPHA 7586	/* 0.11575 × 65536 */
+
+static bool emu_high_pass_on(const struct emu_chip *chip)
+{
+	int u;
+
+	for (u = 0; u < EMU_INERTIAL; u++) {
+		const struct emu_inertial_map *map = &chip->part->inertial[u];
+
+		if (map->cfg && (chip->regs[map->cfg] & 0x3f) && emu_get(chip, map->high_pass))
+			return true;
+	}
+	return false;
+}
+
+/* HP_FILTER_RESET or REFERENCE read: the reference is the present force,
+ * so the board's attitude reads as zero. */
+static void emu_high_pass_reset(struct emu_chip *chip, ktime_t now)
+{
+	s32 mg[3];
+	int axis;
+
+	emu_sensed(chip, now, mg);
+	for (axis = 0; axis < 3; axis++)
+		chip->high_pass_reference[axis] = (s64)mg[axis] * 65536;
+}
+
+/*
  * The family's inertial units (free fall and wake-up) on one sample: per
  * axis a high event when the force's magnitude is over the threshold and
  * a low event when it is under; the enabled events combined by OR, or by
  * AND (AOI); IA once that held DURATION + 1 samples in a row. Latched
  * (LIR), IA stays until the source register is read; otherwise it follows
- * the events. The high-pass filter and the LIS3DH's 6D recognition are not
- * modelled: the threshold applies to the force itself, gravity included.
+ * the events. A unit with the high-pass filter on its path compares the
+ * filtered force (`filtered`, mg × 65536); the others the force itself,
+ * gravity included. The LIS3DH's 6D recognition is not modelled.
  */
-static void emu_inertial_sample(struct emu_chip *chip, const s32 mg[3])
+static void emu_inertial_sample(struct emu_chip *chip, const s32 mg[3], const s64 filtered[3])
 {
 	const struct emu_part *part = chip->part;
 	u8 range = emu_get(chip, part->range);
@@ -321,15 +371,16 @@ static void emu_inertial_sample(struct emu_chip *chip, const s32 mg[3])
 		const struct emu_inertial_map *map = &part->inertial[u];
 		struct emu_inertial *unit = &chip->inertial[u];
 		u8 cfg = chip->regs[map->cfg], enabled = cfg & 0x3f, events = 0;
-		u32 threshold;
-		bool met;
+		bool high_pass, met;
+		s64 threshold;
 
 		if (!map->cfg)
 			continue;
-		threshold = (chip->regs[map->threshold] & 0x7f) *
-			map->mg_per_threshold[range < ARRAY_SIZE(map->mg_per_threshold) ? range : 0];
+		high_pass = emu_get(chip, map->high_pass);
+		threshold = (s64)((chip->regs[map->threshold] & 0x7f) *
+			map->mg_per_threshold[range < ARRAY_SIZE(map->mg_per_threshold) ? range : 0]) * 65536;
 		for (axis = 0; axis < 3; axis++) {
-			u32 magnitude = abs(mg[axis]);
+			s64 magnitude = high_pass ? abs(filtered[axis]) : (s64)abs(mg[axis]) * 65536;
 
 			if (magnitude > threshold)
 				events |= 2 << (2 * axis);	/* XH, YH, ZH */
@@ -345,10 +396,15 @@ static void emu_inertial_sample(struct emu_chip *chip, const s32 mg[3])
 	}
 }
 
-/* Samples first..last through the inertial units (the last 256 at most). */
+/* Samples first..last through the high-pass filter, while a unit has it on
+ * its path, and the inertial units (the last 256 at most: the filter has
+ * settled long before). */
 static void emu_inertial(struct emu_chip *chip, u64 first, u64 last)
 {
+	bool high_pass = emu_high_pass_on(chip);
+	s64 filtered[3] = { 0 };
 	s32 mg[3];
+	int axis;
 	u64 k;
 
 	if (!chip->part->inertial[0].cfg)
@@ -357,7 +413,12 @@ static void emu_inertial(struct emu_chip *chip, u64 first, u64 last)
 		first = last - 255;
 	for (k = first; k <= last; k++) {
 		emu_sensed(chip, ktime_add_ns(chip->start, k * chip->period_ns), mg);
-		emu_inertial_sample(chip, mg);
+		for (axis = 0; high_pass && axis < 3; axis++) {
+			filtered[axis] = (s64)mg[axis] * 65536 - chip->high_pass_reference[axis];
+			/* (an arithmetic shift: the kernel's compilers' >> on s64) */
+			chip->high_pass_reference[axis] += (filtered[axis] * EMU_HIGH_PASS_ALPHA) >> 16;
+		}
+		emu_inertial_sample(chip, mg, filtered);
 	}
 }
 
@@ -627,6 +688,8 @@ static u8 emu_read_reg(struct emu_chip *chip, u8 reg, ktime_t now)
 		return emu_fifo_source(chip);
 	if (emu_inertial_read(chip, reg, &value))
 		return value;
+	if (part->high_pass_reset && reg == part->high_pass_reset)
+		emu_high_pass_reset(chip, now);	/* and reads 0, as CLEARS */
 	switch (part->access[reg]) {
 	case RO:
 	case RW:

@@ -253,3 +253,58 @@ check "the kernel's lis3lv02d and st_accel drive the emulator's chips: (504,-252
 echo 0x1c > /sys/bus/i2c/devices/i2c-$EMU_BUS/delete_device
 echo 0x18 > /sys/bus/i2c/devices/i2c-$EMU_BUS/delete_device
 rmmod accel_emu
+
+# 11. The high-pass filter on an inertial unit's path (docs/EMULATOR.md),
+# through i2c-tools, armed as acceld arms the wake-up unit
+# (Sources/AccelDriver/ChipProfile+WakeUp.swift): the high events of all
+# three axes ORed, latched, 6 steps (108 mg on the LIS302DL, 96 on the
+# LIS3DH), no duration, routed to INT1, at 100 Hz; the board still and
+# tilted 30° about Y (500 0 866 mg), the module just loaded. With the
+# filter on the unit's path (CTRL_REG2 written first, CFG last, so the
+# unit never compared the raw force): before the reference is read it is
+# 0, so gravity fires the unit (latched: IA and ZH, 0x60, with XH, 0x62,
+# if X was still over the threshold at the last sample that met it); once the
+# reset register is read (and the source, to release the latch) the still
+# chip raises nothing for a second, the pin stays low, and a 300 mg step
+# on X fires it (0x42: IA, XH). With the filter on the other unit's path
+# only, this unit sees gravity again (0x62), as without a filter.
+#
+# high_pass PART ADDRESS RESET HP OTHER REGISTER=VALUE...: CTRL_REG2 = HP
+# (the unit's bit), then the registers in order; OTHER is CTRL_REG2 with
+# the other unit's bit only. Sets $result ("pass|fail figures").
+high_pass() {
+    local part=$1 address=$2 reset=$3 hp=$4 other=$5 unarmed unarmed_ok settled step gravity pin_a pin_b
+    shift 5
+    echo "500 0 866" > $EMU/emu-$address/motion
+    $I2CSET -y $EMU_BUS $address 0x21 $hp
+    for write in "$@"; do $I2CSET -y $EMU_BUS $address ${write%=*} ${write#*=}; done
+    sleep 0.2
+    unarmed=$($I2CGET -y $EMU_BUS $address 0x31)
+    $I2CGET -y $EMU_BUS $address $reset > /dev/null
+    $I2CGET -y $EMU_BUS $address 0x31 > /dev/null
+    pin_a=$(emu $address int1)
+    sleep 1
+    pin_b=$(emu $address int1)
+    settled=$($I2CGET -y $EMU_BUS $address 0x31)
+    echo "800 0 866" > $EMU/emu-$address/motion
+    sleep 0.3
+    step=$($I2CGET -y $EMU_BUS $address 0x31)
+    echo "500 0 866" > $EMU/emu-$address/motion
+    $I2CSET -y $EMU_BUS $address 0x21 $other
+    $I2CGET -y $EMU_BUS $address 0x31 > /dev/null
+    sleep 0.2
+    gravity=$($I2CGET -y $EMU_BUS $address 0x31)
+    $I2CSET -y $EMU_BUS $address 0x20 0x07
+    case $unarmed in 0x60|0x62) unarmed_ok=1 ;; *) unarmed_ok=0 ;; esac
+    result="$([ "$unarmed_ok $settled $step $gravity" = "1 0x00 0x42 0x62" ] && [ "$pin_a" = "$pin_b" ] && [ "${pin_a%% *}" = 0 ] && echo pass || echo fail) source before the reference was read $unarmed, still for 1 s after it $settled (INT1 'level rises falls raised' $pin_a, then $pin_b), after a 300 mg step on X $step, with the filter on the other unit only $gravity"
+    echo "$part high-pass: ${result#* }"
+}
+rmmod accel_emu 2>/dev/null
+emu_load
+high_pass LIS302DL 0x1c 0x23 0x04 0x08 0x20=0x47 0x22=0x01 0x32=6 0x33=0 0x30=0x6a
+check "LIS302DL: HP_FF_WU1 puts the high-pass filter on FF_WU_1: gravity fires it until HP_FILTER_RESET is read, then a still tilted chip raises nothing and a 300 mg step does; with HP_FF_WU2 only, FF_WU_1 sees gravity (${result#* })" \
+    [ "${result%% *}" = pass ]
+high_pass LIS3DH 0x18 0x26 0x01 0x02 0x20=0x57 0x22=0x40 0x24=0x08 0x32=6 0x33=0 0x30=0x2a
+check "LIS3DH: HP_IA1 puts the high-pass filter on IA1: gravity fires it until REFERENCE is read, then a still tilted chip raises nothing and a 300 mg step does; with HP_IA2 only, IA1 sees gravity (${result#* })" \
+    [ "${result%% *}" = pass ]
+rmmod accel_emu
