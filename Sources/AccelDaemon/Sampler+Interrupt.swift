@@ -19,7 +19,7 @@ extension Sampler {
     /// read) makes no edge until it is read again.
     var edgeTimeout: UInt64 {
         let batch = Double(max(driver?.fifoWatermark ?? 0, 1))
-        return UInt64(max(2.5 * batch * edgeClock.period, 5e6))
+        return UInt64(max(2.5 * batch * pacing.clock.period, 5e6))
     }
 
     /// One wake of the interrupt thread with the edges it found (none: the
@@ -38,16 +38,16 @@ extension Sampler {
         let fifoPaced = (driver?.fifoWatermark ?? 0) > 0
         var edge = fifoPaced ? nil : edges.last
         if !fifoPaced { countSequence(edges) }
-        if let held = overrunRead {
+        if let held = pacing.overrunRead {
             // The first edge after a read is the sample after the one it held.
-            overrunRead = nil
-            let placed = edge.flatMap { edgeClock.edge(at: $0.instant, firstSample: seq + 1) }
+            pacing.overrunRead = nil
+            let placed = edge.flatMap { pacing.clock.edge(at: $0.instant, firstSample: seq + 1) }
             edge = nil
-            let instant = placed.map { $0 - edgeClock.period } ?? edgeClock.newest(at: held.at) ?? Double(held.at)
+            let instant = placed.map { $0 - pacing.clock.period } ?? pacing.clock.newest(at: held.at) ?? Double(held.at)
             publishAfterOverrun(held.reading, at: nextInstant(instant))
         }
         if recovery.isFailing || driver == nil { return recover(now) }
-        guard !edges.isEmpty || now >= (edgeClock.lastEdge ?? lastPoll) + edgeTimeout else { return edgeTimeout }
+        guard !edges.isEmpty || now >= (pacing.clock.lastEdge ?? lastPoll) + edgeTimeout else { return edgeTimeout }
         do {
             defer { lastPoll = now }
             let published = counters.published
@@ -55,11 +55,11 @@ extension Sampler {
                 try readFIFOOnEdge(now, edge: edges.last)
                 // Samples that came during the read can keep the FIFO at its
                 // watermark: the pin then never falls, and no edge comes.
-                if (try? interruptLine?.level()) == true { try readFIFOOnEdge(time.nanoseconds, edge: nil) }
+                if (try? pacing.line?.level()) == true { try readFIFOOnEdge(time.nanoseconds, edge: nil) }
             } else {
                 try readOnEdge(now, edge: edge)
             }
-            judgeLine(edges: edges, found: counters.published > published || overrunRead != nil)
+            judgeLine(edges: edges, found: counters.published > published || pacing.overrunRead != nil)
             return sleepIfStill(time.nanoseconds) ?? edgeTimeout
         } catch {
             return handleFailure(error, now)
@@ -71,14 +71,14 @@ extension Sampler {
     /// with the figures, then handled as a lost line (the timer stands in
     /// where allowed). The samples themselves are read all the same.
     private func judgeLine(edges: [Edge], found: Bool) {
-        guard let line = interruptLine else { return }
-        silentReads = edges.isEmpty && found ? silentReads + 1 : 0
-        if silentReads >= 8 {
-            silentReads = 0
+        guard let line = pacing.line else { return }
+        pacing.silentReads = edges.isEmpty && found ? pacing.silentReads + 1 : 0
+        if pacing.silentReads >= 8 {
+            pacing.silentReads = 0
             lineFault(.stuck(line: line.description, reads: 8, level: try? line.level()))
-        } else if edgeClock.impossibleEdges >= reportedImpossibleEdges * 2 + 8 {
-            reportedImpossibleEdges = edgeClock.impossibleEdges
-            lineFault(.tooFast(line: line.description, edges: edgeClock.impossibleEdges, rate: configuration.rate))
+        } else if pacing.clock.impossibleEdges >= pacing.reportedImpossibleEdges * 2 + 8 {
+            pacing.reportedImpossibleEdges = pacing.clock.impossibleEdges
+            lineFault(.tooFast(line: line.description, edges: pacing.clock.impossibleEdges, rate: configuration.rate))
         }
     }
 
@@ -87,8 +87,8 @@ extension Sampler {
     /// pacing them (a silent one by its timeout, each loss counted).
     /// Said once either way.
     private func lineFault(_ fault: GPIOError) {
-        guard !lineFaultSaid else { return }
-        lineFaultSaid = true
+        guard !pacing.lineFaultSaid else { return }
+        pacing.lineFaultSaid = true
         if interruptFallback {
             interruptSource = nil  // not tried again: it would fail the same way
             loseInterruptLine(fault)
@@ -104,8 +104,8 @@ extension Sampler {
     /// overrun all the same).
     private func countSequence(_ edges: [Edge]) {
         for edge in edges {
-            if let last = lastEdgeSequence, edge.sequence &- last > 1 { droppedEdges += Int(edge.sequence &- last - 1) }
-            lastEdgeSequence = edge.sequence
+            if let last = pacing.lastSequence, edge.sequence &- last > 1 { pacing.droppedEdges += Int(edge.sequence &- last - 1) }
+            pacing.lastSequence = edge.sequence
         }
     }
 
@@ -122,12 +122,12 @@ extension Sampler {
         guard !reading.status.contains(.overrun) else {
             // Samples were overwritten: how many, the next edge will say.
             publisher.counters.overruns += 1
-            overrunRead = (reading, now)
+            pacing.overrunRead = (reading, now)
             return
         }
         // No overrun: the edge told of this very sample, number `seq`.
-        if let edge { edgeClock.edge(at: edge.instant, sample: seq) }
-        let instant = edgeClock.instant(ofSample: seq) ?? edgeClock.newest(at: now) ?? Double(now)
+        if let edge { pacing.clock.edge(at: edge.instant, sample: seq) }
+        let instant = pacing.clock.instant(ofSample: seq) ?? pacing.clock.newest(at: now) ?? Double(now)
         let delivery = deliver(reading.counts, rotation: reading.rotation, instant: nextInstant(instant))
         send(.frame(delivery.frame, delivery.events))
         resynchronise = false
@@ -160,20 +160,20 @@ extension Sampler {
         if status.overrun {
             // The FIFO overflowed: the time since the last sample says how many.
             publisher.counters.overruns += 1
-            let newest = nextInstant(edgeClock.newest(at: now) ?? Double(now), after: samples.count - 1)
-            missing = self.missing(before: newest - Double(samples.count - 1) * edgeClock.period)
+            let newest = nextInstant(pacing.clock.newest(at: now) ?? Double(now), after: samples.count - 1)
+            missing = self.missing(before: newest - Double(samples.count - 1) * pacing.clock.period)
         }
         let first = seq + missing
         if let edge, samples.count >= driver!.fifoWatermark {
             countSequence([edge])
-            edgeClock.edge(at: edge.instant, sample: first + UInt64(driver!.fifoWatermark - 1))
+            pacing.clock.edge(at: edge.instant, sample: first + UInt64(driver!.fifoWatermark - 1))
         }
-        let fallback = nextInstant(edgeClock.newest(at: now) ?? Double(now), after: samples.count - 1)
+        let fallback = nextInstant(pacing.clock.newest(at: now) ?? Double(now), after: samples.count - 1)
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(samples.count)
         for (index, sample) in samples.enumerated() {
-            let instant = edgeClock.instant(ofSample: first + UInt64(index))
-                ?? fallback - Double(samples.count - 1 - index) * edgeClock.period
+            let instant = pacing.clock.instant(ofSample: first + UInt64(index))
+                ?? fallback - Double(samples.count - 1 - index) * pacing.clock.period
             deliveries.append(deliver(sample.counts, rotation: sample.rotation, instant: instant, after: index == 0 ? missing : 0))
         }
         send(.batch(deliveries))
@@ -185,7 +185,7 @@ extension Sampler {
     /// sample was taken into the clock), the grid instant after that one.
     private func nextInstant(_ instant: Double, after earlier: Int = 0) -> Double {
         guard let last = lastInstant else { return instant }
-        let period = edgeClock.period
+        let period = pacing.clock.period
         let first = instant - Double(earlier) * period
         return first < last + period / 2 ? last + Double(earlier + 1) * period : instant
     }
@@ -197,6 +197,6 @@ extension Sampler {
     /// silence says.
     private func missing(before instant: Double) -> UInt64 {
         guard let last = lastInstant else { return 0 }
-        return UInt64(max(0, ((instant - last) / edgeClock.period).rounded() - 1))
+        return UInt64(max(0, ((instant - last) / pacing.clock.period).rounded() - 1))
     }
 }

@@ -11,11 +11,11 @@ extension Sampler {
     /// fires (miswired, the wrong line or pin) stops the start with its own
     /// message, unless interrupt-fallback = timer says to go on without it.
     func openInterruptLine() throws {
-        guard let interruptSource, interruptLine == nil else { return }
+        guard let interruptSource, pacing.line == nil else { return }
         let line = try interruptSource()
         let pin = configuration.interruptPin?.label ?? "INT1"
         try clearPin(line)
-        let patience = UInt64(driver!.profile.turnOnPeriods) * UInt64(edgeClock.period) + 1_000_000_000
+        let patience = UInt64(driver!.profile.turnOnPeriods) * UInt64(pacing.clock.period) + 1_000_000_000
         let deadline = time.nanoseconds + patience
         var edges: [Edge] = []
         while edges.isEmpty && time.nanoseconds < deadline {
@@ -31,7 +31,7 @@ extension Sampler {
         // That edge only shows the line is wired: its sample is read here,
         // and numbering starts with the next, on time.
         try clearPin(line)
-        interruptLine = line
+        pacing.line = line
         logger.info("reads paced by the chip's \(pin) on \(line.description)")
     }
 
@@ -53,8 +53,8 @@ extension Sampler {
         let thread = InterruptThread(queue: queue, realtimePriority: realtimePriority) { [unowned self] result in
             interruptStep(result)
         }
-        interruptThread = thread
-        thread.start(InterruptThread.Next(line: interruptLine, wait: edgeTimeout))
+        pacing.thread = thread
+        thread.start(InterruptThread.Next(line: pacing.line, wait: edgeTimeout))
     }
 
     /// A wake of the interrupt thread: the read its edges call for, or the
@@ -62,11 +62,11 @@ extension Sampler {
     func interruptStep(_ result: Result<[Edge], Error>) -> InterruptThread.Next {
         switch result {
         case .success(let edges):
-            if interruptLine == nil {
+            if pacing.line == nil {
                 guard reopenInterruptLine() else { return InterruptThread.Next(line: nil, wait: 1_000_000_000) }
             }
             let wait = step(edges: edges)
-            return InterruptThread.Next(line: interruptLine, wait: wait)
+            return InterruptThread.Next(line: pacing.line, wait: wait)
         case .failure(let error):
             // The chip must not be left watching at its slow rate for a timer to read.
             if wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }
@@ -78,17 +78,17 @@ extension Sampler {
     /// The line failed (its gpiochip removed): said once; the timer takes
     /// over where allowed, else nothing is read until the line is back.
     func loseInterruptLine(_ error: Error) {
-        interruptLine = nil
-        lastEdgeSequence = nil
-        lastLineAttempt = time.nanoseconds
+        pacing.line = nil
+        pacing.lastSequence = nil
+        pacing.lastLineAttempt = time.nanoseconds
         publisher.counters.busErrors += 1
         let fallback = interruptFallback ? "the timer paces the reads until it is back" : "no samples until it is back (interrupt-fallback = timer would let the timer pace the reads meanwhile)"
         let message = "\(error): \(fallback)"
         logger.error("\(message)")
         send(.device(DeviceEvent(state: .interruptLost, message: message)))
         if interruptFallback {
-            interruptThread?.stop(waking: nil)
-            interruptThread = nil
+            pacing.thread?.stop(waking: nil)
+            pacing.thread = nil
             restartPhase()
             startTimer()
         }
@@ -99,13 +99,13 @@ extension Sampler {
     /// step while it stands in.
     @discardableResult
     func reopenInterruptLine() -> Bool {
-        guard let interruptSource, interruptLine == nil else { return false }
+        guard let interruptSource, pacing.line == nil else { return false }
         let now = time.nanoseconds
-        guard now - lastLineAttempt >= 1_000_000_000 else { return false }
-        lastLineAttempt = now
+        guard now - pacing.lastLineAttempt >= 1_000_000_000 else { return false }
+        pacing.lastLineAttempt = now
         guard let line = try? interruptSource() else { return false }
-        interruptLine = line
-        edgeClock = EdgeClock(rate: configuration.rate)
+        pacing.line = line
+        pacing.clock = EdgeClock(rate: configuration.rate)
         let message = "\(line.description) is back: the chip's pin paces the reads again"
         logger.notice("\(message)")
         send(.device(DeviceEvent(state: .interruptBack, message: message)))

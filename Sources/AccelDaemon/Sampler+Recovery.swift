@@ -38,14 +38,14 @@ extension Sampler {
         guard automaticRate, let rate = profile.automaticRate(mode: configuration.mode), rate != configuration.rate else { return }
         configuration.rate = rate
         phase.acquire(rate: rate)
-        edgeClock = EdgeClock(rate: rate)
+        pacing.clock = EdgeClock(rate: rate)
     }
 
     /// The chip starts a new sample clock whenever it is configured.
     func restartPhase() {
         dataReady.reset()
         phase.acquire(rate: configuration.rate)
-        edgeClock = EdgeClock(rate: configuration.rate)
+        pacing.clock = EdgeClock(rate: configuration.rate)
         resynchronise = true
     }
 

@@ -37,14 +37,14 @@ extension Sampler {
             try driver.resetWakeUp()
             // The unit fired on gravity while armed before its filter's
             // reset: that edge is queued on the line, and not motion.
-            _ = try interruptLine?.wait(nanoseconds: 0)
+            _ = try pacing.line?.wait(nanoseconds: 0)
         } catch {
             logger.error("could not arm the chip's wake-up unit (\(error)); reads go on at \(configuration.rate) Hz")
             try? driver.configure(configuration)
             wakeOnMotion?.observe(user: .infinity, at: now)  // not again before another still time
             return nil
         }
-        wakeOnMotion?.fellAsleep(at: now, after: lastInstant, period: edgeClock.period)
+        wakeOnMotion?.fellAsleep(at: now, after: lastInstant, period: pacing.clock.period)
         publisher.counters.sleeps += 1
         let pin = configuration.interruptPin?.label ?? "INT1"
         let message = "still for \(fixed(Double(wake.stillNanoseconds) / 1e9, 0)) s with no client watching frames: the \(driver.profile.name) watches for motion over \(fixed(wake.threshold, 2)) g at \(watching.rate) Hz and raises \(pin); acceld reads nothing until then"
@@ -52,14 +52,14 @@ extension Sampler {
         send(.device(DeviceEvent(state: .asleep, message: message)))
         // A motion between the reset and that drain left the pin high: its
         // edge is gone, and a latched pin makes no other.
-        return (try? interruptLine?.level()) == true ? 0 : Self.asleepWait
+        return (try? pacing.line?.level()) == true ? 0 : Self.asleepWait
     }
 
     /// A wake of the interrupt thread while asleep: an edge (or the pin
     /// found high) is the chip's wake-up; a client that now watches frames
     /// wakes it too. Returns the wait for the next edge.
     func stepAsleep(edges: [Edge], _ now: UInt64) -> UInt64 {
-        let byChip = !edges.isEmpty || (try? interruptLine?.level()) == true
+        let byChip = !edges.isEmpty || (try? pacing.line?.level()) == true
         guard byChip || wakeOnMotion?.framesWatched == true else { return Self.asleepWait }
         do {
             return try wakeUp(now, byChip: byChip)
@@ -76,9 +76,9 @@ extension Sampler {
         try driver.configure(configuration)
         let slept = wake.wokeUp(at: now)
         wakeOnMotion = wake
-        overrunRead = nil
+        pacing.overrunRead = nil
         restartPhase()
-        if let interruptLine { try clearPin(interruptLine) }
+        if let line = pacing.line { try clearPin(line) }
         publisher.counters.wakeUps += 1
         let cause = byChip ? "the \(driver.profile.name)'s wake-up unit saw motion" + (fired ? "" : " (its source was already clear)")
             : clientCause

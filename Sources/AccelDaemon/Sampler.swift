@@ -92,22 +92,8 @@ public final class Sampler: @unchecked Sendable {
     /// [device] interrupt-fallback = timer: the timer paces the reads while
     /// the line is silent or gone.
     public var interruptFallback = false
-    var interruptLine: InterruptLine?
-    var lastLineAttempt: UInt64 = 0
-    /// The chip's sample clock as the edges tell it.
-    var edgeClock: EdgeClock
-    var lastEdgeSequence: UInt32?
-    /// Edges the kernel dropped from the line's queue while acceld was late.
-    var droppedEdges = 0
-    /// A read that found samples overwritten, numbered at the next edge.
-    var overrunRead: (reading: Reading, at: UInt64)?
-    /// Reads in a row that found a sample with no edge; edges too soon, said so far.
-    var silentReads = 0
-    var reportedImpossibleEdges = 0
-    var lineFaultSaid = false
-    /// The INT routing registers as they were before acceld routed a pin.
-    var routingFound: [(register: UInt8, value: UInt8)]?
-    var interruptThread: InterruptThread?
+    /// The interrupt path's own state (Interrupt/InterruptPacing).
+    var pacing: InterruptPacing
     /// [power] wake-on-motion (Sampler+Sleep): set before `open`; needs the line.
     public var wakeOnMotion: WakeOnMotion?
 
@@ -128,7 +114,7 @@ public final class Sampler: @unchecked Sendable {
         self.publisher = Publisher(settings: settings)
         self.time = time
         phase = PhaseLock(rate: configuration.rate)
-        edgeClock = EdgeClock(rate: configuration.rate)
+        pacing = InterruptPacing(rate: configuration.rate)
     }
 
     var period: Double { phase.period }
@@ -139,7 +125,7 @@ public final class Sampler: @unchecked Sendable {
         let driver = try connect()
         adoptAutomaticRate(driver.profile)
         configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
-        if interruptSource != nil && routingFound == nil { routingFound = try driver.interruptRouting() }
+        if interruptSource != nil && pacing.routingFound == nil { pacing.routingFound = try driver.interruptRouting() }
         try checkWakeOnMotion(driver)
         try driver.configure(configuration)
         publisher.pipeline.gyroscopeRange = driver.rotationRange ?? .infinity
@@ -152,7 +138,7 @@ public final class Sampler: @unchecked Sendable {
     /// Starts the timer on `queue`, or the thread that waits on the
     /// interrupt line.
     public func start() {
-        if interruptLine != nil { return startInterruptThread() }
+        if pacing.line != nil { return startInterruptThread() }
         startTimer()
     }
 
@@ -178,12 +164,12 @@ public final class Sampler: @unchecked Sendable {
     public func stop(powerDown: Bool) {
         timer?.stop()
         timer = nil
-        interruptThread?.stop(waking: interruptLine)
-        interruptThread = nil
-        interruptLine = nil  // released once the thread lets go of it
+        pacing.thread?.stop(waking: pacing.line)
+        pacing.thread = nil
+        pacing.line = nil  // released once the thread lets go of it
         releaseHeldFIFO(decidedBy: nil)
         publisher.release()
-        if let routingFound, let driver {
+        if let routingFound = pacing.routingFound, let driver {
             // The INT pins as acceld found them: another program may listen there.
             do { try driver.restore(routing: routingFound) } catch { logger.warning("could not restore the chip's INT routing: \(error)") }
         }
@@ -196,7 +182,7 @@ public final class Sampler: @unchecked Sendable {
 
     /// One read; returns nanoseconds until the next one should happen.
     public func step() -> UInt64 {
-        if interruptSource != nil && interruptLine == nil && reopenInterruptLine() {
+        if interruptSource != nil && pacing.line == nil && reopenInterruptLine() {
             // The line is back: it paces the reads again, the timer stands down.
             timer?.stop()
             timer = nil

@@ -46,7 +46,7 @@ final class InterruptRig {
     /// Waits and steps until the clock has advanced `seconds`.
     func run(seconds: Double) throws {
         let end = time.nanoseconds + UInt64(seconds * 1e9)
-        var next = InterruptThread.Next(line: sampler.interruptLine, wait: sampler.edgeTimeout)
+        var next = InterruptThread.Next(line: sampler.pacing.line, wait: sampler.edgeTimeout)
         while time.nanoseconds < end, let line = next.line {
             let edges = try line.wait(nanoseconds: next.wait)
             time.advance(seconds: Double(lateness()) / 1e9)
@@ -121,7 +121,7 @@ struct InterruptSamplerTests {
     @Test("the same with interrupt-fallback = timer: the timer paces the reads, said once")
     func silentLineFallback() throws {
         let rig = try InterruptRig(linePin: .int2, fallback: true)
-        #expect(rig.sampler.interruptLine == nil && rig.sampler.interruptSource == nil)
+        #expect(rig.sampler.pacing.line == nil && rig.sampler.interruptSource == nil)
     }
 
     @Test("a line gone silent while the chip makes samples (its routing cleared): said once with the figures, every sample still read or counted",
@@ -137,10 +137,10 @@ struct InterruptSamplerTests {
         let seqs = rig.frames.map(\.seq)
         #expect(zip(seqs, seqs.dropFirst()).map { Int($1 - $0) - 1 }.reduce(0, +) == rig.sampler.counters.lost)
         if fallback {
-            #expect(rig.sampler.interruptLine == nil && rig.sampler.interruptSource == nil, "the timer, for good")
+            #expect(rig.sampler.pacing.line == nil && rig.sampler.interruptSource == nil, "the timer, for good")
             rig.sampler.queue.sync { rig.sampler.stop(powerDown: false) }
         } else {
-            #expect(rig.sampler.interruptLine != nil && rig.time.nanoseconds > 2_900_000_000, "the line paces on")
+            #expect(rig.sampler.pacing.line != nil && rig.time.nanoseconds > 2_900_000_000, "the line paces on")
         }
     }
 
