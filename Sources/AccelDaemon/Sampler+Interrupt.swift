@@ -28,13 +28,15 @@ extension Sampler {
     func step(edges: [Edge]) -> UInt64 {
         let now = time.nanoseconds
         lastStepTime.store(now, ordering: .relaxed)
+        // Asleep, the thread still comes by once a second: the watchdog
+        // (WATCHDOG=1) knows it alive, and nothing is read.
+        if wakeOnMotion?.asleep == true { return stepAsleep(edges: edges, now) }
         publisher.counters.wakes += 1
         // An edge's sample is known from the data where it can be: a FIFO's
         // by the samples read (readFIFOOnEdge); data ready's is the one the
         // read finds, when the read finds no overrun (readOnEdge). Only the
         // first edge after a read that found samples overwritten is placed
         // by its time.
-        if wakeOnMotion?.asleep == true { return stepAsleep(edges: edges, now) }
         let fifoPaced = (driver?.fifoWatermark ?? 0) > 0
         var edge = fifoPaced ? nil : edges.last
         if !fifoPaced { countSequence(edges) }

@@ -103,7 +103,8 @@ extension Sampler {
         if watched, wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }
     }
 
-    /// How long the thread waits on the line while asleep: the edge, a
-    /// client or a stop cut it short.
-    static let asleepWait: UInt64 = 60_000_000_000
+    /// How long the thread waits on the line while asleep (the edge, a
+    /// client or a stop cut it short): a second, so that its step, which
+    /// reads nothing, keeps the systemd watchdog's ping going.
+    static let asleepWait: UInt64 = 1_000_000_000
 }

@@ -63,6 +63,18 @@ struct WakeOnMotionTests {
                 "first frame \(fixed((firstAfter - motionStart) * 1e3, 1)) ms after the motion began (allowed \(fixed(allowed * 1e3, 1)))")
     }
 
+    @Test("asleep, nothing is read, yet the thread comes by each second: the watchdog's last step stays recent")
+    func asleepReadsNothing() throws {
+        let rig = try InterruptRig(part: .lis3dh, rate: 100, rateError: 0, wakeOnMotion: WakeOnMotion(stillSeconds: 1, threshold: 0.1))
+        try rig.run(seconds: 3)
+        #expect(rig.deviceEvents.map(\.state) == [.asleep])
+        let transactions = rig.model.counters.transactions, wakes = rig.sampler.counters.wakes
+        try rig.run(seconds: 5)
+        #expect(rig.model.counters.transactions == transactions, "no transfer while asleep")
+        #expect(rig.sampler.counters.wakes == wakes, "no read counted")
+        #expect(rig.time.nanoseconds - rig.sampler.lastStep <= 1_000_000_000, "a step at least once a second")
+    }
+
     @Test("asleep, a client that starts watching frames wakes it at once")
     func framesWatcherWakes() throws {
         let rig = try InterruptRig(part: .lis3dh, rate: 100, rateError: 0, wakeOnMotion: WakeOnMotion(stillSeconds: 1, threshold: 0.1))
