@@ -38,6 +38,11 @@
 #define EMU_SAMPLE_BYTES 6
 /* The family's datasheets allow the output data rate ±10 % off nominal. */
 #define EMU_CLOCK_PPM_LIMIT 100000
+/* The `shake` motion: ±1500 mg on X about the fixed force, flipping each
+ * 125 ms (4 Hz), for 1.5 s from the instant it was written. */
+#define EMU_SHAKE_MG 1500
+#define EMU_SHAKE_HALF_NS 125000000ULL
+#define EMU_SHAKE_NS 1500000000LL
 
 #define STATUS_REG 0x27
 #define OUT_X_L 0x28
@@ -158,7 +163,7 @@ struct emu_attribute {
 	int counter;		/* an emu_counter, a pin, or -1 */
 };
 
-#define EMU_ATTRIBUTES (EMU_COUNTERS + 12)
+#define EMU_ATTRIBUTES (EMU_COUNTERS + 14)
 
 /* A tagged FIFO word of the LSM6DSO: the tag byte and six data bytes. */
 #define EMU6_WORD_BYTES 7
@@ -189,6 +194,10 @@ struct emu_line {
 	unsigned int virq;
 	unsigned int pending;	/* interrupts to raise once emu_lock is dropped */
 	u64 rises, falls, raised;
+	/* The probe (intN_probe): once armed, the pin's next rise and the
+	 * first read after it that delivered a sample (0: not yet). */
+	bool probe_armed;
+	ktime_t probe_rise, probe_read;
 	char name[24];		/* lis302dl-0x1c-int1 */
 };
 
@@ -211,10 +220,12 @@ struct emu_chip {
 	u8 fifo[EMU_FIFO_DEPTH][EMU_SAMPLE_BYTES];
 	unsigned int fifo_head, fifo_level;
 
-	/* Motion, as written to sysfs: a slow tilt, a fixed force, or the
-	 * sample's own number in X (so a reader can tell which sample it got). */
-	enum { TILT, FIXED, COUNT } motion;
+	/* Motion, as written to sysfs: a slow tilt, a fixed force, the
+	 * sample's own number in X (so a reader can tell which sample it got),
+	 * or a shake about the fixed force from an instant on. */
+	enum { TILT, FIXED, COUNT, SHAKE } motion;
 	s32 force_mg[3];
+	ktime_t shake_start;
 	s32 rate_mdps[3];	/* the fixed motion's rotation rate, for a gyroscope */
 
 	u64 counters[EMU_COUNTERS];

@@ -15,8 +15,9 @@
  *   FIFO_SRC with WTM, OVRN_FIFO, EMPTY and FSS; an auto-increment read
  *   from OUT_X_L pops a sample every 6 bytes, wrapping OUT_Z_H to OUT_X_L;
  * - self-test deflection, BOOT clearing itself;
- * - motion: a slow tilt, a fixed force written to sysfs, or each sample's
- *   number, so a reader can tell exactly which samples it got;
+ * - motion: a slow tilt, a fixed force written to sysfs, each sample's
+ *   number, so a reader can tell exactly which samples it got, or a shake
+ *   about the fixed force from the instant it was written;
  * - the inertial interrupt units (the LIS302DL's FF_WU_1/2, the LIS3DH's
  *   IA1/IA2): thresholds on each axis's magnitude, OR or AND, duration,
  *   latched or not, their source registers; the high-pass filter on a
@@ -229,7 +230,12 @@ void emu_motion(const struct emu_chip *chip, ktime_t instant, s32 mg[3])
 	u32 pitch, roll;
 
 	if (chip->motion != TILT) {
+		s64 since = ktime_to_ns(ktime_sub(instant, chip->shake_start));
+
 		memcpy(mg, chip->force_mg, sizeof(chip->force_mg));
+		/* The shake: a square wave on X, whole at the first sample. */
+		if (chip->motion == SHAKE && since >= 0 && since < EMU_SHAKE_NS)
+			mg[0] += div_u64(since, EMU_SHAKE_HALF_NS) % 2 ? -EMU_SHAKE_MG : EMU_SHAKE_MG;
 		return;
 	}
 	pitch = (u32)((5461 * emu_sin(emu_cycle(t, 8000000000ULL))) >> 14);	/* 30° */
@@ -723,7 +729,9 @@ static u8 emu_increment(const struct emu_chip *chip)
 void emu_read(struct emu_chip *chip, u8 *buf, unsigned int len, ktime_t now)
 {
 	u8 reg = chip->pointer & 0x7f, increment = emu_increment(chip);
+	u64 delivered = chip->counters[DELIVERED];
 	unsigned int i;
+	int pin;
 
 	chip->counters[READS]++;
 	for (i = 0; i < len; i++) {
@@ -732,6 +740,10 @@ void emu_read(struct emu_chip *chip, u8 *buf, unsigned int len, ktime_t now)
 			reg = emu_step(chip, reg);
 	}
 	chip->pointer = reg | increment;
+	/* The pins' probes: the first read that delivered a sample after the rise. */
+	for (pin = 0; chip->counters[DELIVERED] > delivered && pin < EMU_PINS; pin++)
+		if (chip->lines[pin].probe_rise && !chip->lines[pin].probe_read)
+			chip->lines[pin].probe_read = now;
 	emu_pins_update(chip);	/* data ready read, the FIFO drained */
 }
 

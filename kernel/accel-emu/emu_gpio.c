@@ -89,6 +89,8 @@ void emu_pins_update(struct emu_chip *chip)
 			line->rises++;
 		else
 			line->falls++;
+		if (level && line->probe_armed && !line->probe_rise)
+			line->probe_rise = ktime_get();
 		if (READ_ONCE(line->enabled) && (READ_ONCE(line->type) & edge) &&
 		    line->pending < EMU_PENDING_MAX) {
 			line->pending++;

@@ -156,14 +156,19 @@ static ssize_t emu_motion_show(struct device *dev, struct device_attribute *attr
 
 	if (chip->motion == TILT)
 		return sysfs_emit(buf, "tilt\n");
+	if (chip->motion == SHAKE)
+		return sysfs_emit(buf, "shake %lld %d %d %d\n", ktime_to_ns(chip->shake_start),
+				  chip->force_mg[0], chip->force_mg[1], chip->force_mg[2]);
 	return sysfs_emit(buf, "%s%d %d %d\n", chip->motion == COUNT ? "count " : "",
 			  chip->force_mg[0], chip->force_mg[1], chip->force_mg[2]);
 }
 
 /*
- * "tilt"; "X Y Z", a fixed specific force in mg (each within ±16 g); or
+ * "tilt"; "X Y Z", a fixed specific force in mg (each within ±16 g);
  * "count": X is the sample's number modulo 2^bits (a clipped digit pattern,
- * not a force), Y 0 and Z 1 g.
+ * not a force), Y 0 and Z 1 g; or "shake": the fixed force, with ±1500 mg
+ * on X flipping each 125 ms for 1.5 s from now (reads "shake START_NS X Y
+ * Z": samples whose instant is at or after START_NS are shaken).
  */
 static ssize_t emu_motion_store(struct device *dev, struct device_attribute *attr,
 				const char *buf, size_t count)
@@ -178,6 +183,15 @@ static ssize_t emu_motion_store(struct device *dev, struct device_attribute *att
 		chip->motion = sysfs_streq(buf, "tilt") ? TILT : COUNT;
 		chip->force_mg[0] = chip->force_mg[1] = 0;
 		chip->force_mg[2] = 1000;
+		spin_unlock_irqrestore(&emu_lock, flags);
+		return count;
+	}
+	if (sysfs_streq(buf, "shake")) {
+		/* About the fixed force (0 0 1000 after tilt or count), from now:
+		 * samples made from this instant on are shaken. */
+		spin_lock_irqsave(&emu_lock, flags);
+		chip->motion = SHAKE;
+		chip->shake_start = ktime_get();
 		spin_unlock_irqrestore(&emu_lock, flags);
 		return count;
 	}
@@ -265,6 +279,48 @@ static ssize_t emu_pins_show(struct device *dev, struct device_attribute *attr, 
 			  lines[1].level, lines[1].rises, lines[1].falls, lines[1].raised);
 }
 
+/*
+ * A pin's probe, for the time from an edge to the host's first read of a
+ * sample: writing arms it (and clears what it held); reading gives
+ * "armed rise_ns read_ns": the pin's first rise since it was armed (when
+ * the emulator raised it: at the sample's tick, or in the transfer that
+ * made the sample first) and the start of the first transfer after that
+ * rise that delivered a sample (read its last output byte, or popped it
+ * from the FIFO), CLOCK_MONOTONIC; 0 for what has not happened yet.
+ */
+static ssize_t emu_probe_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct emu_attribute *ea = to_emu_attribute(attr);
+	struct emu_line *line = &ea->chip->lines[ea->counter];
+	unsigned long flags;
+	ktime_t rise, read;
+	bool armed;
+
+	spin_lock_irqsave(&emu_lock, flags);
+	emu_produce(ea->chip, ktime_get());
+	armed = line->probe_armed;
+	rise = line->probe_rise;
+	read = line->probe_read;
+	emu_unlock_and_raise(flags);
+	return sysfs_emit(buf, "%d %lld %lld\n", armed, ktime_to_ns(rise), ktime_to_ns(read));
+}
+
+static ssize_t emu_probe_store(struct device *dev, struct device_attribute *attr,
+			       const char *buf, size_t count)
+{
+	struct emu_attribute *ea = to_emu_attribute(attr);
+	struct emu_line *line = &ea->chip->lines[ea->counter];
+	unsigned long flags;
+
+	spin_lock_irqsave(&emu_lock, flags);
+	emu_produce(ea->chip, ktime_get());
+	line->probe_armed = true;
+	line->probe_rise = 0;
+	line->probe_read = 0;
+	emu_unlock_and_raise(flags);
+	return count;
+}
+
 void emu_attributes(struct emu_chip *chip)
 {
 	int n;
@@ -283,6 +339,8 @@ void emu_attributes(struct emu_chip *chip)
 	emu_attribute(chip, n++, "int1", 0444, 0, emu_pin_show, NULL);
 	emu_attribute(chip, n++, "int2", 0444, 1, emu_pin_show, NULL);
 	emu_attribute(chip, n++, "pins", 0444, -1, emu_pins_show, NULL);
+	emu_attribute(chip, n++, "int1_probe", 0644, 0, emu_probe_show, emu_probe_store);
+	emu_attribute(chip, n++, "int2_probe", 0644, 1, emu_probe_show, emu_probe_store);
 	chip->attr_list[n] = NULL;
 	snprintf(chip->group_name, sizeof(chip->group_name), "emu-0x%02x", chip->addr);
 	chip->group.name = chip->group_name;
