@@ -47,7 +47,7 @@ for module in i2c-dev i2c-smbus i2c-stub lis3lv02d lis3lv02d_i2c \
     cp "$(find "$modules" -name "$module.ko" | head -1)" "$root/lib/modules/"
 done
 cp "$emulator" "$root/lib/modules/"
-cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh scripts/kernel/lsm6dso-checks.sh scripts/kernel/gpio-checks.sh scripts/kernel/interrupt-checks.sh "$root/"
+cp scripts/kernel/guest-checks.sh scripts/kernel/guest-lib.sh scripts/kernel/emulator-lib.sh scripts/kernel/emulator-checks.sh scripts/kernel/iio-checks.sh scripts/kernel/lsm6dso-checks.sh scripts/kernel/gpio-checks.sh scripts/kernel/interrupt-checks.sh scripts/kernel/wake-checks.sh "$root/"
 # ACCELD_KERNEL_ONLY: only these section files of guest-checks.sh (a
 # development shortcut; CI runs them all).
 : > "$root/only"
@@ -77,7 +77,9 @@ started=$(date +%s)
 # Two vCPUs (multi-threaded TCG, a host thread each): acceld, its clients
 # and the emulator's timer then do not queue on one, whose every stall the
 # emulator counts as the chip's clock running late. The stage runs alone.
-timeout 600 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "$memory" -nographic -no-reboot \
+# 900 s: the guest takes about 7 minutes, and up to 10 when a starved
+# host makes its timing checks run three times.
+timeout 900 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "$memory" -nographic -no-reboot \
     -kernel "$kernel_dir/vmlinux" -initrd "$cache/initramfs.cpio" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3" > "$log" 2>&1 || true
 echo "kernel-test: the guest ran for $(( $(date +%s) - started )) s" >&2

@@ -228,4 +228,8 @@ cat /tmp/lis3dh.log | tail -3
 # every sample numbered, the line let go at SIGTERM (interrupt-checks.sh).
 . /interrupt-checks.sh
 
+# 16. [power] wake-on-motion: asleep on a still board, the chip's wake-up
+# unit on the INT line wakes acceld, its CPU asleep (wake-checks.sh).
+. /wake-checks.sh
+
 finish
