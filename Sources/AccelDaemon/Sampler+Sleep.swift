@@ -44,7 +44,8 @@ extension Sampler {
             wakeOnMotion?.observe(user: .infinity, at: now)  // not again before another still time
             return nil
         }
-        wakeOnMotion?.fellAsleep(at: now, after: lastInstant, period: pacing.clock.period)
+        // Armed from now: an edge stamped before is the arming's own.
+        wakeOnMotion?.fellAsleep(at: time.nanoseconds, after: lastInstant, period: pacing.clock.period)
         publisher.counters.sleeps += 1
         let pin = configuration.interruptPin?.label ?? "INT1"
         let message = "still for \(fixed(Double(wake.stillNanoseconds) / 1e9, 0)) s with no client watching frames: the \(driver.profile.name) watches for motion over \(fixed(wake.threshold, 2)) g at \(watching.rate) Hz and raises \(pin); acceld reads nothing until then"
@@ -59,7 +60,7 @@ extension Sampler {
     /// found high) is the chip's wake-up; a client that now watches frames
     /// wakes it too. Returns the wait for the next edge.
     func stepAsleep(edges: [Edge], _ now: UInt64) -> UInt64 {
-        let byChip = !edges.isEmpty || (try? pacing.line?.level()) == true
+        let byChip = !(wakeOnMotion?.wakeUpEdges(edges).isEmpty ?? true) || (try? pacing.line?.level()) == true
         guard byChip || wakeOnMotion?.framesWatched == true else { return Self.asleepWait }
         do {
             return try wakeUp(now, byChip: byChip)
@@ -73,7 +74,13 @@ extension Sampler {
     func wakeUp(_ now: UInt64, byChip: Bool, cause clientCause: String = "a client watches frames") throws -> UInt64 {
         guard let driver, var wake = wakeOnMotion, wake.asleep else { return edgeTimeout }
         let fired = try driver.wakeUpFired()
-        try driver.configure(configuration)
+        // Where the chip watched at this very rate it never stopped: no
+        // turn-on to wait for.
+        try driver.configure(configuration, waitingForTurnOn: driver.profile.wakeUpRate != configuration.rate)
+        if let numbering = wake.numbering(resumingAt: Double(time.nanoseconds)) {
+            publisher.seq += numbering.skipped
+            lastInstant = numbering.last
+        }
         let slept = wake.wokeUp(at: now)
         wakeOnMotion = wake
         pacing.overrunRead = nil

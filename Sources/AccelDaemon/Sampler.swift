@@ -330,7 +330,6 @@ public final class Sampler: @unchecked Sendable {
     /// `instant`, into a frame and its events.
     func deliver(_ counts: Counts, rotation: Counts? = nil, instant: Double, after missing: UInt64 = 0) -> Delivery {
         let driver = driver!
-        if wakeOnMotion != nil, let slept = wakeOnMotion!.periodsSlept(before: instant) { publisher.seq += slept }
         lastInstant = instant
         let delivery = publisher.deliver(counts, chip: driver.chipAcceleration(counts), g: driver.acceleration(counts),
                                          rotation: rotation.flatMap(driver.rotationRate), at: instant, after: missing)

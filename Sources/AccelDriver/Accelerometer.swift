@@ -122,7 +122,7 @@ public final class Accelerometer {
     /// Writes the whole configuration (never trusting what a previous run
     /// left: the chip keeps its registers across a host reboot), reads every
     /// register back, then waits the turn-on time so the next sample is valid.
-    public func configure(_ configuration: DeviceConfiguration) throws {
+    public func configure(_ configuration: DeviceConfiguration, waitingForTurnOn: Bool = true) throws {
         let values = try registerValues(for: configuration)
         for (register, value) in values { try bus.writeRegister(register, value) }
         for (register, value) in values {
@@ -135,7 +135,7 @@ public final class Accelerometer {
         activeMode = try mode(for: configuration)
         sensitivity = profile.sensitivity(fullScale: configuration.range, mode: activeMode)!
         resolutionBits = activeMode.resolutionBits
-        time.sleep(nanoseconds: UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds)
+        if waitingForTurnOn { time.sleep(nanoseconds: UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds) }
     }
 
     /// Reads the control registers back and compares them with what

@@ -10,7 +10,7 @@ import Testing
 @Suite("Wake-on-motion")
 struct WakeOnMotionTests {
     @Test("the policy: still for the time asked and nobody watching frames; motion or a frames watcher keeps it awake")
-    func policy() {
+    func policy() throws {
         var wake = WakeOnMotion(stillSeconds: 2, threshold: 0.1)
         wake.observe(user: 0.02, at: 1_000_000_000)
         #expect(!wake.shouldSleep(at: 2_900_000_000))
@@ -24,10 +24,12 @@ struct WakeOnMotionTests {
         #expect(wake.shouldSleep(at: 9_000_000_000))
         wake.fellAsleep(at: 9_000_000_000, after: 8_990_000_000, period: 10_000_000)
         #expect(!wake.shouldSleep(at: 9_500_000_000) && wake.asleep)
+        let stale = Edge(instant: 8_999_000_000, sequence: 1), motion = Edge(instant: 11_500_000_000, sequence: 2)
+        #expect(wake.wakeUpEdges([stale, motion]).map(\.sequence) == [2], "an edge stamped before the arming is the arming's own")
+        let numbering = try #require(wake.numbering(resumingAt: 12_085_000_000))
+        #expect(numbering.skipped == 309 && numbering.last == 12_080_000_000, "309 periods slept after the last sample at 8.99 s: \(numbering)")
         #expect(wake.wokeUp(at: 12_000_000_000) == 3_000_000_000)
         #expect(!wake.asleep && !wake.shouldSleep(at: 20_000_000_000), "still time from the samples after the sleep")
-        #expect(wake.periodsSlept(before: 12_080_000_000) == 308, "the first sample after it: 309 periods after the last before")
-        #expect(wake.periodsSlept(before: 12_090_000_000) == nil, "only the first")
     }
 
     /// Flat for 6 s, shaken along X (±0.5 g at 3 Hz) for a second, flat.
@@ -54,6 +56,12 @@ struct WakeOnMotionTests {
         let sleep = try #require(steps.firstIndex { $0.t > 1 }, "a gap in the frames while asleep")
         #expect(steps.filter { $0.t > 1 }.count == 1)
         #expect(abs(Double(steps[sleep].seq) - steps[sleep].t * Double(rate)) <= 1.5, "seq counts the periods slept: \(steps[sleep])")
+        // After it, every frame on the chip's own grid, numbered by it.
+        let after = rig.frames[(sleep + 1)...]
+        #expect(after.allSatisfy(rig.isOnTheChipsGrid))
+        for (a, b) in zip(after, after.dropFirst()) where abs((b.t - a.t) * Double(rate) - Double(b.seq - a.seq)) > 0.01 {
+            Issue.record("frames \(a.seq) and \(b.seq) are \(fixed((b.t - a.t) * 1e3, 3)) ms apart"); break
+        }
         // The first frame after the sleep: the wake-up edge within two of
         // the slow rate's samples of the motion, then the part's turn-on.
         let motionStart = rig.motionEpoch + 6

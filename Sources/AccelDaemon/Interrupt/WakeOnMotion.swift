@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelDriver
 
 /// [power] wake-on-motion as a policy, apart from the reads: when acceld
 /// may hand the watching to the chip's wake-up unit (the board still for
@@ -38,19 +39,28 @@ public struct WakeOnMotion: Sendable {
         lastBeforeSleep = lastInstant.map { ($0, period) }
     }
 
-    /// For the first sample after a sleep, made at `instant` (ns): the
-    /// periods slept since the last one before it (none lost: the chip
-    /// made none at this rate); nil for every other sample.
-    mutating func periodsSlept(before instant: Double) -> UInt64? {
-        guard let last = lastBeforeSleep, !asleep else { return nil }
-        lastBeforeSleep = nil
-        return UInt64(max(0, ((instant - last.instant) / last.period).rounded() - 1))
+    /// Where the numbering goes on after the sleep, the chip making
+    /// samples at its rate again from `instant` (ns): the periods slept
+    /// since the last sample before it (none lost: the chip made none at
+    /// this rate), and the grid instant of the last of them, which stands
+    /// as the last sample published; nil without a sample before it.
+    func numbering(resumingAt instant: Double) -> (skipped: UInt64, last: Double)? {
+        guard let last = lastBeforeSleep else { return nil }
+        let skipped = max(0, ((instant - last.instant) / last.period).rounded(.down))
+        return (UInt64(skipped), last.instant + skipped * last.period)
+    }
+
+    /// Edges stamped before the unit was armed (its filter reset) tell of
+    /// gravity, not motion: the ones of `edges` after it.
+    func wakeUpEdges(_ edges: [Edge]) -> [Edge] {
+        guard let asleepSince else { return edges }
+        return edges.filter { $0.instant >= asleepSince }
     }
 
     /// Ends the sleep; returns how long it lasted, ns. The still time
     /// starts again from the samples after it.
     mutating func wokeUp(at now: UInt64) -> UInt64 {
-        defer { asleepSince = nil; stillSince = nil }
+        defer { asleepSince = nil; stillSince = nil; lastBeforeSleep = nil }
         return asleepSince.map { now >= $0 ? now - $0 : 0 } ?? 0
     }
 }
