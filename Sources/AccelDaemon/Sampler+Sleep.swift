@@ -6,8 +6,8 @@ import AccelDriver
 /// and no client watches frames, the chip's own wake-up unit watches at a
 /// slow rate (ChipProfile+WakeUp.swift) and nothing is read; its edge on
 /// the same INT line brings the configured rate back. Sequence numbers go
-/// on counting the configured rate's periods across the sleep (the first
-/// sample after it numbered by its instant, in `deliver`), announced by
+/// on counting the configured rate's periods across the sleep (numbered
+/// at the wake-up, before the edge clock sees any edge), announced by
 /// `asleep` and `awake`; none of them lost: the chip made none.
 extension Sampler {
     /// The chip's configuration while it watches.
@@ -102,8 +102,8 @@ extension Sampler {
         try wakeUp(time.nanoseconds, byChip: false, cause: "a request needs the chip at its rate")
     }
 
-    /// Whether any client watches frames (the hub, on `queue`): one that
-    /// starts to wakes the chip at once.
+    /// Whether any client watches frames (the hub, on `queue`): the first
+    /// one to start wakes the chip at once.
     public func framesWatched(_ watched: Bool) {
         guard wakeOnMotion != nil else { return }
         wakeOnMotion?.framesWatched = watched
