@@ -118,7 +118,7 @@ extension Sampler {
 
     /// Delivers `samples` as the next ones in order, the one at `index`
     /// made at `instant(index)`, in one hand-off.
-    private func deliverInOrder(_ samples: ArraySlice<Reading>, instant: (Int) -> Double) {
+    func deliverInOrder(_ samples: ArraySlice<Reading>, instant: (Int) -> Double) {
         var deliveries: [Delivery] = []
         deliveries.reserveCapacity(samples.count)
         for (index, sample) in samples.enumerated() {

@@ -3,20 +3,35 @@ import AccelCore
 import AccelDriver
 
 /// [power] wake-on-motion on the interrupt path: while the board is still
-/// and no client watches frames, the chip's own wake-up unit watches at a
-/// slow rate (ChipProfile+WakeUp.swift) and nothing is read; its edge on
-/// the same INT line brings the configured rate back. Sequence numbers go
-/// on counting the configured rate's periods across the sleep (numbered
-/// at the wake-up, before the edge clock sees any edge), announced by
-/// `asleep` and `awake`; none of them lost: the chip made none.
+/// and no client watches frames, the chip's own wake-up unit watches
+/// (ChipProfile+WakeUp.swift) and nothing is read; its edge on the same INT
+/// line brings the reads back. A part without a FIFO watches at a slow
+/// rate; one with a FIFO keeps its rate and its FIFO streaming, so that
+/// the samples before and at the wake-up (a fall's start, the tap that
+/// woke it) are published after it. Sequence numbers go on counting the
+/// configured rate's periods across the sleep (numbered at the wake-up,
+/// before the edge clock sees any edge), announced by `asleep` and
+/// `awake`; none of them lost: acceld asked for none.
 extension Sampler {
     /// The chip's configuration while it watches.
     func asleepConfiguration(_ driver: Accelerometer) -> DeviceConfiguration {
         var watching = configuration
+        watching.wakeUp = DeviceConfiguration.WakeUpArming(threshold: wakeOnMotion?.threshold ?? 0.1)
+        guard !keepsSamplesAsleep(driver) else { return watching }
         watching.rate = driver.profile.wakeUpRate
         watching.fifoWatermark = 0
-        watching.wakeUp = DeviceConfiguration.WakeUpArming(threshold: wakeOnMotion?.threshold ?? 0.1)
         return watching
+    }
+
+    /// A part with a FIFO (in stream mode whenever it samples: FIFOReader)
+    /// goes on filling it while asleep: only the pin's routing and the
+    /// wake-up unit change, the rest stays as it runs. Not the six-axis
+    /// parts: their slope filter compares consecutive samples, so at the
+    /// configured rate a slow motion moves too little between two of them
+    /// (a 3 Hz, 0.5 g shake: 0.09 g a sample at 104 Hz, 0.36 g at 26 Hz);
+    /// they watch at the slow rate, their FIFO off.
+    func keepsSamplesAsleep(_ driver: Accelerometer) -> Bool {
+        driver.fifoWatermark > 0 && driver.profile.wakeUp?.filter == .highPass
     }
 
     /// At start: a part that cannot watch on the wired pin stops acceld
@@ -33,7 +48,7 @@ extension Sampler {
         let watching = asleepConfiguration(driver)
         do {
             publisher.release()
-            try driver.configure(watching)
+            if keepsSamplesAsleep(driver) { try driver.apply(watching) } else { try driver.configure(watching) }
             try driver.resetWakeUp()
             // The unit fired on gravity while armed before its filter's
             // reset: that edge is queued on the line, and not motion.
@@ -48,7 +63,8 @@ extension Sampler {
         wakeOnMotion?.fellAsleep(at: time.nanoseconds, after: lastInstant, period: pacing.clock.period)
         publisher.counters.sleeps += 1
         let pin = configuration.interruptPin?.label ?? "INT1"
-        let message = "still for \(fixed(Double(wake.stillNanoseconds) / 1e9, 0)) s with no client watching frames: the \(driver.profile.name) watches for motion over \(fixed(wake.threshold, 2)) g at \(watching.rate) Hz and raises \(pin); acceld reads nothing until then"
+        let kept = keepsSamplesAsleep(driver) ? ", its FIFO keeping the last \(driver.profile.fifo!.sampleDepth) samples," : ""
+        let message = "still for \(fixed(Double(wake.stillNanoseconds) / 1e9, 0)) s with no client watching frames: the \(driver.profile.name) watches for motion over \(fixed(wake.threshold, 2)) g at \(watching.rate) Hz\(kept) and raises \(pin); acceld reads nothing until then"
         logger.info("\(message)")
         send(.device(DeviceEvent(state: .asleep, message: message)))
         // A motion between the reset and that drain left the pin high: its
@@ -74,25 +90,46 @@ extension Sampler {
     func wakeUp(_ now: UInt64, byChip: Bool, cause clientCause: String = "a client watches frames") throws -> UInt64 {
         guard let driver, var wake = wakeOnMotion, wake.asleep else { return edgeTimeout }
         let fired = try driver.wakeUpFired()
-        // Where the chip watched at this very rate it never stopped: no
-        // turn-on to wait for.
-        try driver.configure(configuration, waitingForTurnOn: driver.profile.wakeUpRate != configuration.rate)
-        if let numbering = wake.numbering(resumingAt: Double(time.nanoseconds)) {
+        let keeps = keepsSamplesAsleep(driver)
+        var kept: ArraySlice<Reading> = []
+        let numbering: (skipped: UInt64, last: Double)?
+        if keeps {
+            // The pin back on the watermark, the unit off; the FIFO as it ran.
+            try driver.apply(configuration)
+            let readStart = time.nanoseconds
+            try fifo.read(try driver.readFIFOStatus().level, from: driver)
+            kept = fifo.samples[...]
+            numbering = wake.numbering(keeping: kept.count, readAt: Double(readStart))
+        } else {
+            // Where the chip watched at this very rate it never stopped: no
+            // turn-on to wait for.
+            try driver.configure(configuration, waitingForTurnOn: driver.profile.wakeUpRate != configuration.rate)
+            numbering = wake.numbering(resumingAt: Double(time.nanoseconds))
+        }
+        let period = pacing.clock.period
+        if let numbering {
             publisher.seq += numbering.skipped
             lastInstant = numbering.last
         }
         let slept = wake.wokeUp(at: now)
         wakeOnMotion = wake
         pacing.overrunRead = nil
-        restartPhase()
-        if let line = pacing.line { try clearPin(line) }
         publisher.counters.wakeUps += 1
         let cause = byChip ? "the \(driver.profile.name)'s wake-up unit saw motion" + (fired ? "" : " (its source was already clear)")
             : clientCause
         let message = "\(cause): reads at \(configuration.rate) Hz again after \(fixed(Double(slept) / 1e9, 1)) s asleep"
         logger.info("\(message)")
         send(.device(DeviceEvent(state: .awake, message: message, byChip: byChip)))
-        return edgeTimeout
+        // After the awake event: the first motion event among them is the wake-up's.
+        if !kept.isEmpty {
+            let before = lastInstant ?? Double(time.nanoseconds) - Double(kept.count) * period
+            deliverInOrder(kept) { before + Double($0 + 1) * period }
+        }
+        restartPhase()
+        guard let line = pacing.line else { return edgeTimeout }
+        if !keeps { try clearPin(line) }
+        // Samples since the read hold the pin at the watermark: no edge comes, read at once.
+        return try line.level() ? 0 : edgeTimeout
     }
 
     /// A request that needs the chip at its configured rate (configure,

@@ -22,20 +22,11 @@ extension Accelerometer {
     }
 
     /// Turns the FIFO on in stream mode with `watermark` (or off, with 0)
-    /// without touching the rest: no new phase, no turn-on time. Writes
-    /// only the registers that change, and reads them back.
+    /// without touching the rest: no new phase, no turn-on time.
     public func setFIFOWatermark(_ watermark: Int) throws {
         guard profile.fifo != nil, var wanted = configuration else { return }
-        let before = try registerValues(for: wanted)
         wanted.fifoWatermark = watermark
-        for ((register, value), (_, old)) in zip(try registerValues(for: wanted), before) where value != old {
-            try bus.writeRegister(register, value)
-            let readBack = try bus.readRegister(register)
-            if readBack != value {
-                throw DriverError.configurationMismatch(location: bus.location, register: register, wrote: value, readBack: readBack)
-            }
-        }
-        configuration = wanted
+        try apply(wanted)
     }
 
     /// The FIFO's status, decoded.

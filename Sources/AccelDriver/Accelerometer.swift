@@ -131,11 +131,16 @@ public final class Accelerometer {
                 throw DriverError.configurationMismatch(location: bus.location, register: register, wrote: value, readBack: readBack)
             }
         }
+        try adopt(configuration)
+        if waitingForTurnOn { time.sleep(nanoseconds: UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds) }
+    }
+
+    /// What the chip now runs: the scale of its output follows.
+    func adopt(_ configuration: DeviceConfiguration) throws {
         self.configuration = configuration
         activeMode = try mode(for: configuration)
         sensitivity = profile.sensitivity(fullScale: configuration.range, mode: activeMode)!
         resolutionBits = activeMode.resolutionBits
-        if waitingForTurnOn { time.sleep(nanoseconds: UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds) }
     }
 
     /// Reads the control registers back and compares them with what

@@ -62,9 +62,10 @@ extension ChipProfile {
         }
     }
 
-    /// The rate the chip watches at while the board sleeps: its first
-    /// mode's slowest at or above 10 Hz, so that a wake-up comes within a
-    /// tenth of a second of the motion while the chip draws least.
+    /// The rate a part without a FIFO watches at while the board sleeps:
+    /// its first mode's slowest at or above 10 Hz, so that a wake-up comes
+    /// within a tenth of a second of the motion while the chip draws least.
+    /// (A part with a FIFO keeps its rate, and its FIFO the samples.)
     public var wakeUpRate: Int {
         let rates = modes[0].rates.map(\.hertz)
         return rates.filter { $0 >= 10 }.min() ?? rates.max()!

@@ -3,6 +3,7 @@
 import AccelCore
 import AccelDriver
 import AccelMotion
+import Foundation
 import Testing
 
 /// [power] wake-on-motion: the policy on its own, then the sampler on the
@@ -28,6 +29,9 @@ struct WakeOnMotionTests {
         #expect(wake.wakeUpEdges([stale, motion]).map(\.sequence) == [2], "an edge stamped before the arming is the arming's own")
         let numbering = try #require(wake.numbering(resumingAt: 12_085_000_000))
         #expect(numbering.skipped == 309 && numbering.last == 12_080_000_000, "309 periods slept after the last sample at 8.99 s: \(numbering)")
+        let kept = try #require(wake.numbering(keeping: 32, readAt: 12_085_000_000))
+        #expect(kept.skipped == 277 && abs(kept.last - 11_760_000_000) < 1, "a full FIFO of 32 read at 12.085 s holds samples 278 to 309: \(kept)")
+        #expect(wake.numbering(keeping: 500, readAt: 12_085_000_000)?.skipped == 0, "never before the last sample")
         #expect(wake.wokeUp(at: 12_000_000_000) == 3_000_000_000)
         #expect(!wake.asleep && !wake.shouldSleep(at: 20_000_000_000), "still time from the samples after the sleep")
     }
@@ -62,10 +66,25 @@ struct WakeOnMotionTests {
         for (a, b) in zip(after, after.dropFirst()) where abs((b.t - a.t) * Double(rate) - Double(b.seq - a.seq)) > 0.01 {
             Issue.record("frames \(a.seq) and \(b.seq) are \(fixed((b.t - a.t) * 1e3, 3)) ms apart"); break
         }
-        // The first frame after the sleep: the wake-up edge within two of
-        // the slow rate's samples of the motion, then the part's turn-on.
         let motionStart = rig.motionEpoch + 6
         let firstAfter = rig.frames[sleep + 1].t
+        if let fifo = profile.fifo, profile.wakeUp?.filter == .highPass {
+            // Its FIFO sampled on: the frames after the sleep begin with what
+            // it held, most of it from before the motion, each numbered and
+            // stamped as the sample it is (the shake's value at its instant:
+            // one period off would be up to 0.09 g off).
+            let kept = after.prefix { $0.t < motionStart }.count
+            #expect(kept > fifo.sampleDepth - 8 && kept < fifo.sampleDepth, "\(kept) frames from before the motion")
+            for frame in after.prefix(fifo.sampleDepth + 16) {
+                let expected = frame.t < motionStart ? 0 : 0.5 * sin(2 * .pi * 3 * (frame.t - motionStart))
+                if abs(frame.acceleration.x - expected) > 0.03 {
+                    Issue.record("frame \(frame.seq) at \(fixed(frame.t - motionStart, 4)) s reads x \(fixed(frame.acceleration.x, 3)) g, the motion \(fixed(expected, 3))"); break
+                }
+            }
+            return
+        }
+        // The first frame after the sleep: the wake-up edge within two of
+        // the slow rate's samples of the motion, then the part's turn-on.
         let allowed = 2.0 / Double(profile.wakeUpRate) + Double(profile.turnOnPeriods + 2) / Double(rate)
         #expect(firstAfter >= motionStart && firstAfter <= motionStart + allowed,
                 "first frame \(fixed((firstAfter - motionStart) * 1e3, 1)) ms after the motion began (allowed \(fixed(allowed * 1e3, 1)))")

@@ -50,6 +50,18 @@ public struct WakeOnMotion: Sendable {
         return (UInt64(skipped), last.instant + skipped * last.period)
     }
 
+    /// Where the numbering goes on when the chip sampled on at its rate
+    /// into its FIFO while asleep and `count` samples were read from it, the
+    /// newest made by `readStart` (ns) on the grid of the last sample before
+    /// the sleep: the periods before them (samples the full FIFO let go: not
+    /// lost, acceld slept), and the grid instant of the last of those.
+    func numbering(keeping count: Int, readAt readStart: Double) -> (skipped: UInt64, last: Double)? {
+        guard let last = lastBeforeSleep else { return nil }
+        let newest = ((readStart - last.instant) / last.period).rounded(.down)
+        let skipped = max(0, newest - Double(count))
+        return (UInt64(skipped), last.instant + skipped * last.period)
+    }
+
     /// Edges stamped before the unit was armed (its filter reset) tell of
     /// gravity, not motion: the ones of `edges` after it.
     func wakeUpEdges(_ edges: [Edge]) -> [Edge] {
