@@ -138,11 +138,11 @@ let package = Package(
     ] + examples + [
         .testTarget(name: "AccelDriverTests", dependencies: ["AccelCore", "AccelDriver"]),
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelCore", "AccelMotion"]),
-        .testTarget(name: "AccelProtocolTests", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol"]),
+        .testTarget(name: "AccelProtocolTests", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol", "TestSupport"]),
         // Test helper: rewrites a calibration file until killed (crash-safety test).
         .executableTarget(name: "calibration-writer", dependencies: ["AccelCore", "AccelDriver", "AccelConfiguration"], path: "Tests/Helpers/calibration-writer"),
         // Runs the built binaries and talks to them: shared by the end-to-end tests.
-        .target(name: "TestSupport", dependencies: ["AccelCore", "AccelDriver"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol"], path: "Tests/TestSupport"),
         .testTarget(
             name: "AccelDaemonTests",
             dependencies: [

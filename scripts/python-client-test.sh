@@ -4,12 +4,12 @@
 # build's acceld on the chip model (the client, the examples, the data
 # logger's CSV through acceld replay), then `pip install ./clients/python`
 # into a fresh venv and an import of the installed package.
-# Installs what it needs first (Debian's pytest and venv, and setuptools
+# Installs what it needs first (Debian's pytest, venv and jsonschema, and setuptools
 # and wheel to build without PyPI); builds acceld only when
 # .build/debug/acceld is missing ($ACCELD_BIN overrides it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh python3-pytest python3-venv python3-setuptools python3-wheel
+source scripts/setup.sh python3-pytest python3-venv python3-setuptools python3-wheel python3-jsonschema
 
 # Debian's Python, whatever python3 on PATH is (pyenv's, a venv's).
 python=/usr/bin/python3

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelProtocol
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -101,11 +102,30 @@ public final class DaemonConnection: @unchecked Sendable {
         }
         // A newer protocol only adds fields, classes and requests
         // (docs/PROTOCOL.md, "Versions"): what this client knows still means
-        // the same, and what it does not know is skipped.
+        // the same, and what it does not know is skipped; said once.
         hello = greeting
         self.fd = fd
         self.buffer = buffer
+        if let note = newerProtocolNote, DaemonConnection.newerSaid.exchange(true, ordering: .relaxed) == false {
+            DaemonConnection.sayNewer(note)
+        }
     }
+
+    /// What this client cannot see of a daemon newer than it; nil when
+    /// the daemon's protocol is this client's or older.
+    public var newerProtocolNote: String? {
+        guard hello.protocolVersion > protocolVersion else { return nil }
+        return "acceld \(hello.version) speaks protocol \(hello.protocolVersion), this client \(protocolVersion): it reads what it knows, and what was added since (fields, messages, requests) is skipped; update the client to use it"
+    }
+
+    /// Where the note on a newer daemon goes, once per process: standard
+    /// error unless the program says otherwise (set it before connecting).
+    nonisolated(unsafe) public static var sayNewer: @Sendable (String) -> Void = { note in
+        let line = Array("note: \(note)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    private static let newerSaid = Atomic<Bool>(false)
 
     deinit { close(fd) }
 

@@ -96,7 +96,7 @@ struct ExamplesTests {
         }
         // A fake daemon, so that the socket keeps the mode this test gives it.
         let fake = try FakeDaemon(lines: [
-            #"{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LIS302DL","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok"}}"#,
+            #"{"class":"hello","protocol":2,"version":"0.2.0","device":{"chip":"LIS302DL","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok"}}"#,
             #"{"class":"frame","seq":1,"t":0.01,"acc":[0,0,1],"gravity":[0,0,1],"user":[0,0,0],"pitch":0,"roll":0}"#,
         ])
         defer { fake.stop() }

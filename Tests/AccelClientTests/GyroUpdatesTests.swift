@@ -12,8 +12,8 @@ struct GyroUpdatesTests {
     private static func frames(_ count: Int) -> [String] {
         (1...count).map { #"{"class":"frame","seq":\#($0),"t":\#(Double($0) / 104),"acc":[0,0,1],"rotationRate":[0.1,-0.2,\#(Double($0) / 100)]}"# }
     }
-    private let sixAxis = #"{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LSM6DSO","location":"fake","range":2,"rate":104,"mode":"high-performance","resolution":16,"gyroscope":2000,"state":"ok"}}"#
-    private let threeAxis = #"{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LIS302DL","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok"}}"#
+    private let sixAxis = #"{"class":"hello","protocol":2,"version":"0.2.0","device":{"chip":"LSM6DSO","location":"fake","range":2,"rate":104,"mode":"high-performance","resolution":16,"gyroscope":2000,"state":"ok"}}"#
+    private let threeAxis = #"{"class":"hello","protocol":2,"version":"0.2.0","device":{"chip":"LIS302DL","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok"}}"#
 
     @Test("push: every frame's rotation rate, in rad/s, in order, with its time and sequence; stop stops")
     func push() throws {

@@ -166,10 +166,10 @@ struct MotionManagerTests {
         #expect(errors.all.count == 1)
     }
 
-    @Test("a newer daemon (protocol 2, unknown fields, an unknown class, a line that is not JSON) is read for what this client knows")
+    @Test("a newer daemon (protocol 3, unknown fields, an unknown class, a line that is not JSON) is read for what this client knows, and said")
     func newerDaemon() throws {
         let fake = try FakeDaemon(lines: [
-            #"{"class":"hello","protocol":2,"version":"9.0","features":["gestures"],"device":{"chip":"LIS9000","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok","colour":"blue"}}"#,
+            #"{"class":"hello","protocol":3,"version":"9.0","features":["gestures"],"device":{"chip":"LIS9000","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok","colour":"blue"}}"#,
             #"{"class":"gesture","t":1.0,"kind":"wave"}"#,
             #"{"class":"frame","seq":1,"t":0.01,"acc":[0,0,1],"quaternion":[1,0,0,0]}"#,
             "not json at all",
@@ -178,7 +178,8 @@ struct MotionManagerTests {
         ])
         defer { fake.stop() }
         let connection = try DaemonConnection(path: fake.path)
-        #expect(connection.hello.protocolVersion == 2 && connection.device.chip == "LIS9000")
+        #expect(connection.hello.protocolVersion == 3 && connection.device.chip == "LIS9000")
+        #expect(connection.newerProtocolNote?.contains("speaks protocol 3, this client \(protocolVersion)") == true, "\(connection.newerProtocolNote ?? "no note")")
         let manager = MotionManager(socketPath: fake.path)
         manager.accelerometerUpdateInterval = 0
         let received = Collected<UInt64>()
@@ -189,7 +190,7 @@ struct MotionManagerTests {
 
     @Test("lines passed on unread: every byte in order, whatever the reads' sizes, a line longer than the buffer whole, at most the limit at a time")
     func linesPassedOn() throws {
-        let hello = #"{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LIS302DL","location":"fake","range":2,"rate":400,"mode":"normal","resolution":8,"state":"ok"}}"#
+        let hello = #"{"class":"hello","protocol":2,"version":"0.2.0","device":{"chip":"LIS302DL","location":"fake","range":2,"rate":400,"mode":"normal","resolution":8,"state":"ok"}}"#
         var lines: [String] = []
         for seq in 1...3000 {
             // Lengths that straddle every read boundary; one line of 200 KB

@@ -5,7 +5,8 @@ import TestSupport
 
 /// docs/PROTOCOL.md's example session, replayed against the real daemon:
 /// every reply must have the documented class and fields, and the fields
-/// that do not depend on timing must have the documented values.
+/// that do not depend on timing must have the documented values; every
+/// line it writes matches docs/protocol.schema.json.
 @Suite("The protocol document", .daemons)
 struct ProtocolDocumentTests {
     static let stableKeys: Set<String> = ["class", "protocol", "version", "chip", "range", "rate", "state", "streams",
@@ -46,6 +47,7 @@ struct ProtocolDocumentTests {
             rows += t < 1.5 ? "\(t),\(r),\(r),\(r)\n" : "\(t),0,0,1\n"
         }
         try rows.write(toFile: trace, atomically: true, encoding: .utf8)
+        let schema = try ProtocolSchema()
         let daemon = try DaemonProcess(["--simulate", trace])
         let client = try LineClient(path: daemon.socketPath)
         for step in steps {
@@ -56,7 +58,12 @@ struct ProtocolDocumentTests {
             let expected = try #require(try JSONSerialization.jsonObject(with: Data(step.line.utf8)) as? [String: Any])
             let expectedClass = expected["class"] as! String
             var actual: [String: Any]?
-            repeat { actual = client.readMessage(timeout: 5) } while expectedClass != "frame" && actual?["class"] as? String == "frame"
+            repeat {
+                // Every line the daemon writes, frames between the replies too, matches the description.
+                let line = client.readLine(timeout: 5)
+                if let line { #expect(schema.problems(in: line, side: .message) == [], "\(line)") }
+                actual = line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            } while expectedClass != "frame" && actual?["class"] as? String == "frame"
             let message = try #require(actual, "no reply where the document shows \(step.line)")
             compare(expected, message)
         }

@@ -14,9 +14,9 @@ docs/PROTOCOL.md in the acceld repository describes the wire protocol.
 """
 from .clock import wall_time
 from .client import DEFAULT_SOCKET, EVENT_STREAMS, STREAMS, Motion, Updates, connect, default_socket
-from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, DeviceError, NoGyroscope, NotPermitted,
-                     PermissionDenied, ProtocolError, RequestError)
-from .messages import (Attitude, Calibration, Configured, Counters, Device, Disconnected, Dropped,
+from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, DeviceError, NewerProtocolWarning, NoGyroscope,
+                     NotPermitted, PermissionDenied, ProtocolError, RequestError)
+from .messages import (PROTOCOL_VERSION, Attitude, Calibration, Configured, Counters, Device, Disconnected, Dropped,
                        Error, Frame, FreeFall, Gap, Goodbye, GyroscopeSelfTest, Hello, Message, Movement, Orientation,
                        Poll, Reconnected, SelfTest, SelfTestAxis, Shake, Status, Tap, Unknown, Vector,
                        Watch, Zero, parse)
@@ -25,9 +25,9 @@ __version__ = "0.2.0"
 
 __all__ = [
     "wall_time", "DEFAULT_SOCKET", "EVENT_STREAMS", "STREAMS", "Motion", "Updates", "connect", "default_socket",
-    "AcceldError", "ConnectionLost", "DaemonNotRunning", "DeviceError", "NoGyroscope", "NotPermitted",
+    "AcceldError", "ConnectionLost", "DaemonNotRunning", "DeviceError", "NewerProtocolWarning", "NoGyroscope", "NotPermitted",
     "PermissionDenied", "ProtocolError", "RequestError",
-    "Attitude", "Calibration", "Configured", "Counters", "Device", "Disconnected", "Dropped", "Error",
+    "PROTOCOL_VERSION", "Attitude", "Calibration", "Configured", "Counters", "Device", "Disconnected", "Dropped", "Error",
     "Frame", "FreeFall", "Gap", "Goodbye", "GyroscopeSelfTest", "Hello", "Message", "Movement", "Orientation", "Poll",
     "Reconnected", "SelfTest", "SelfTestAxis", "Shake", "Status", "Tap", "Unknown", "Vector", "Watch",
     "Zero", "parse",

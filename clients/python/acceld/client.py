@@ -16,17 +16,32 @@ import socket
 import stat
 import threading
 import time
+import warnings
 from collections import deque
 from dataclasses import replace
 from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Set, Tuple, Union
 
-from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, NoGyroscope, PermissionDenied,
-                     ProtocolError, RequestError)
-from .messages import (Attitude, Calibration, Configured, Device, Disconnected, Dropped,
+from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, NewerProtocolWarning, NoGyroscope,
+                     PermissionDenied, ProtocolError, RequestError)
+from .messages import (PROTOCOL_VERSION, Attitude, Calibration, Configured, Device, Disconnected, Dropped,
                        Error, Frame, Gap, Goodbye, Hello, Message, Orientation, Poll,
                        Reconnected, SelfTest, Status, Unknown, Watch, Zero, parse)
 
 DEFAULT_SOCKET = "/run/acceld/acceld.sock"
+
+_newer_said = False
+
+
+def _note_newer_protocol(hello: Hello) -> None:
+    """Says once per process that the daemon is newer than this library
+    (docs/PROTOCOL.md, "Versions"): it still reads what it knows."""
+    global _newer_said
+    if _newer_said or not isinstance(hello.protocol, int) or hello.protocol <= PROTOCOL_VERSION:
+        return
+    _newer_said = True
+    warnings.warn(f"acceld {hello.version} speaks protocol {hello.protocol}, this library {PROTOCOL_VERSION}: "
+                  "it reads what it knows, and what was added since (fields, messages, requests) is skipped; "
+                  "update the library to use it", NewerProtocolWarning, stacklevel=3)
 EVENT_STREAMS = ("orientation", "shake", "freefall", "movement", "tap")
 STREAMS = ("frames",) + EVENT_STREAMS + ("device", "status")
 # Messages the client reports about the connection: every iterator gets them.
@@ -658,6 +673,7 @@ class Motion:
             raise
 
     def _attach(self, sock: socket.socket, hello: Hello, rest: bytes):
+        _note_newer_protocol(hello)
         with self._lock:
             self._sock, self._buffer, self._broken = sock, rest, None
             self.hello = hello

@@ -45,6 +45,12 @@ class NoGyroscope(AcceldError):
             f"six-axis part such as the LSM6DSO")
 
 
+class NewerProtocolWarning(UserWarning):
+    """The daemon speaks a newer protocol than this library: what the library
+    knows still means the same, and what was added since is skipped. Issued
+    once per process."""
+
+
 class ProtocolError(AcceldError):
     """The peer does not speak the acceld protocol (no hello, not JSON)."""
 

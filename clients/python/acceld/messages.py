@@ -112,6 +112,10 @@ def _nested(cls):
     return lambda v: _build(cls, v) if isinstance(v, dict) else None
 
 
+#: The protocol this library speaks (docs/PROTOCOL.md, "Versions").
+PROTOCOL_VERSION = 2
+
+
 class Message:
     """Base of every message; `CLASS` is the protocol's `class`."""
     CLASS = ""
@@ -229,6 +233,8 @@ class Orientation(Message):
     t: Optional[float] = _field(_number)
     orientation: Optional[str] = _field(_str)
     previous: Optional[str] = _field(_str)
+    #: "chip" on the first event after the chip's wake-up unit woke acceld ([power] wake-on-motion).
+    wake: Optional[str] = _field(_str)
 
 
 @dataclass(frozen=True)
@@ -240,6 +246,8 @@ class Shake(Message):
     start: Optional[float] = _field(_number)
     duration: Optional[float] = _field(_number)
     peak: Optional[float] = _field(_number)
+    #: "chip" on the first event after the chip's wake-up unit woke acceld ([power] wake-on-motion).
+    wake: Optional[str] = _field(_str)
 
 
 @dataclass(frozen=True)
@@ -251,6 +259,8 @@ class FreeFall(Message):
     start: Optional[float] = _field(_number)
     duration: Optional[float] = _field(_number)
     height: Optional[float] = _field(_number)
+    #: "chip" on the first event after the chip's wake-up unit woke acceld ([power] wake-on-motion).
+    wake: Optional[str] = _field(_str)
 
 
 @dataclass(frozen=True)
@@ -261,6 +271,8 @@ class Movement(Message):
     start: Optional[float] = _field(_number)
     duration: Optional[float] = _field(_number)
     peak: Optional[float] = _field(_number)
+    #: "chip" on the first event after the chip's wake-up unit woke acceld ([power] wake-on-motion).
+    wake: Optional[str] = _field(_str)
 
 
 @dataclass(frozen=True)
@@ -271,6 +283,8 @@ class Tap(Message):
     direction: Optional[str] = _field(_str)
     start: Optional[float] = _field(_number)
     peak: Optional[float] = _field(_number)
+    #: "chip" on the first event after the chip's wake-up unit woke acceld ([power] wake-on-motion).
+    wake: Optional[str] = _field(_str)
 
 
 # Replies to the other requests

@@ -122,7 +122,7 @@ class FakeDaemon:
     otherwise), then answers each request line with `replies(request)` and
     lets the test push lines with `send()`."""
 
-    HELLO = ('{"class":"hello","protocol":1,"version":"9.9.9","device":{"chip":"LIS302DL",'
+    HELLO = ('{"class":"hello","protocol":2,"version":"9.9.9","device":{"chip":"LIS302DL",'
              '"location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok"}}')
 
     def __init__(self, path: str, replies=None, hello=HELLO, hello_delay=0.0):

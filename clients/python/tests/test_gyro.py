@@ -8,7 +8,7 @@ import pytest
 import acceld
 from conftest import wait_for
 
-SIX_AXIS = ('{"class":"hello","protocol":1,"version":"9.9.9","device":{"chip":"LSM6DSO","location":"fake",'
+SIX_AXIS = ('{"class":"hello","protocol":2,"version":"9.9.9","device":{"chip":"LSM6DSO","location":"fake",'
             '"range":2,"rate":104,"mode":"high-performance","resolution":16,"gyroscope":2000,"state":"ok"}}')
 
 

@@ -111,7 +111,7 @@ def test_a_frame_from_a_part_with_a_gyroscope():
     frame = acceld.parse(json.loads(line))
     assert frame.yaw == 12.5 and frame.quaternion == (0.96018, 0.25728, 0.02818, 0.10516)
     assert frame.rotation_rate == acceld.messages.Vector(0.00012, -0.00031, 0.21817) and frame.gyro_recovering is None
-    hello = acceld.parse(json.loads('{"class":"hello","protocol":1,"version":"0.2.0","device":{"chip":"LSM6DSO","location":"x","range":2,"rate":104,"mode":"high-performance","resolution":16,"gyroscope":2000,"state":"ok"}}'))
+    hello = acceld.parse(json.loads('{"class":"hello","protocol":2,"version":"0.2.0","device":{"chip":"LSM6DSO","location":"x","range":2,"rate":104,"mode":"high-performance","resolution":16,"gyroscope":2000,"state":"ok"}}'))
     assert hello.device.gyroscope == 2000
 
 
