@@ -5,20 +5,24 @@ import AccelMotion
 import AccelProtocol
 import Dispatch
 
-/// What the daemon, the hub and the request router ask of whatever owns
-/// the device: `Sampler` on the chip's registers (i2c-dev or the chip
-/// model), `IIOSampler` on a kernel driver's IIO buffer. Everything but
-/// `queue` is called on `queue`.
-public protocol DeviceSampler: AnyObject, Sendable {
+/// A source of readings, as the daemon, the hub and the request router
+/// see it: `Sampler` on the chip's registers (i2c-dev or the chip model,
+/// paced by the timer or by the chip's INT line), `IIOSampler` on a kernel
+/// driver's IIO buffer. A source decides which sample a reading is and
+/// when it was made; everything after that is its `publisher`'s, the same
+/// for every source, and so is written once below.
+///
+/// Everything but `queue` is called on `queue` (the hub's `onSampler`),
+/// between two reads: the source's state is never touched from elsewhere.
+protocol DeviceSampler: AnyObject, Sendable {
     var queue: DispatchQueue { get }
-    var counters: SamplerCounters { get }
+    /// Numbers, counts and hands on what the source reads.
+    var publisher: Publisher { get set }
     var configuration: DeviceConfiguration { get }
     var calibration: Calibration { get set }
     var mountMatrix: MountMatrix { get set }
     /// Nanoseconds of the last wake, for the watchdog (read on another thread).
     var lastStep: UInt64 { get }
-    var output: (SamplerOutput) -> Void { get set }
-    var settings: MotionSettings { get }
     /// What hello says of the device; nil before it was first reached.
     var identity: (chip: String, location: String, profile: ChipProfile?)? { get }
     /// The gyroscope's full scale in dps, for hello; nil without one.
@@ -27,9 +31,11 @@ public protocol DeviceSampler: AnyObject, Sendable {
     func open() throws
     func start()
     func stop(powerDown: Bool)
-    func update(settings: MotionSettings)
     func reconfigure(to configuration: DeviceConfiguration) throws
     func selfTest() throws -> SelfTestReport
+
+    // What only some sources do; the others take the defaults below.
+
     /// Judges a six-axis part's gyroscope offset at rest before the first
     /// frame, and logs the verdict; nil where it was not measured.
     @discardableResult
@@ -47,8 +53,32 @@ public protocol DeviceSampler: AnyObject, Sendable {
 }
 
 extension DeviceSampler {
-    /// Where nothing sleeps (IIO), nothing to do.
-    public func framesWatched(_ watched: Bool) {}
+    var counters: SamplerCounters { publisher.counters }
+
+    var output: (SamplerOutput) -> Void {
+        get { publisher.output }
+        set { publisher.output = newValue }
+    }
+
+    var settings: MotionSettings { publisher.pipeline.settings }
+
+    /// New tunables, keeping the pipeline's state (SIGHUP).
+    func update(settings: MotionSettings) { publisher.pipeline.update(settings) }
+
+    func checkGyroscopeAtRest() -> GyroscopeRest? { nil }
+
+    func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? { nil }
+
+    func collect(_ collect: @escaping (Vector3) -> Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))  // the reads use it between two wakes
+        publisher.collector = collect
+    }
+
+    /// Frames go as the source reads them: no FIFO to batch them.
+    func allowLatency(milliseconds: Double?) throws -> Int { 0 }
+
+    /// Where nothing sleeps, nothing to do.
+    func framesWatched(_ watched: Bool) {}
 }
 
 extension Sampler: DeviceSampler {

@@ -28,13 +28,13 @@ extension Sampler {
     /// shorter than the FIFO loses nothing. An overflow, or a read after a
     /// recovery, is numbered by the clock as a batch is.
     func stepFIFOAtOnce(_ now: UInt64) throws -> UInt64 {
-        guard let status = try readFIFOStatus() else { return UInt64(phase.nudge) }
+        guard let status = try readFIFOStatus() else { return UInt64(timing.phase.nudge) }
         defer { lastPoll = now }
         if status.overrun || resynchronise || fifo.held != nil {
             _ = try drainFIFO(now, status: status)
             if let held = fifo.held { return delay(until: held.decideAt, from: now) }
-            guard phase.fit.isUsable else { return UInt64(period) }
-            return delay(until: phase.fit.instant(of: seq) + phase.margin, from: now)
+            guard timing.phase.fit.isUsable else { return UInt64(period) }
+            return delay(until: timing.phase.fit.instant(of: seq) + timing.phase.margin, from: now)
         }
         guard status.level > 0 else {
             pollWasEmpty = true
@@ -47,12 +47,12 @@ extension Sampler {
         if samples.count > 1 {
             // What a late read found before the newest: the next samples in order.
             deliverInOrder(samples.dropLast()) { _ in
-                phase.fit.isUsable ? phase.fit.instant(of: seq) : (lastInstant ?? Double(lastPoll)) + period
+                timing.phase.fit.isUsable ? timing.phase.fit.instant(of: seq) : (lastInstant ?? Double(lastPoll)) + period
             }
         }
         let instant = publish(samples[samples.count - 1], at: now, late: samples.count > 1)
         pollWasEmpty = false
-        return delay(until: phase.nextRead(after: instant, seq: seq), from: now)
+        return delay(until: timing.phase.nextRead(after: instant, seq: seq), from: now)
     }
 
     /// FIFO_SRC; nil (counted as a bus error) when it contradicts itself:
@@ -87,7 +87,7 @@ extension Sampler {
         }
         publisher.counters.overruns += status.overrun ? 1 : 0
         resynchronise = false
-        guard let batch = fifo.numberAfterGap(readAt: now, until: after, next: seq, lock: phase, lastInstant: lastInstant) else { return false }
+        guard let batch = fifo.numberAfterGap(readAt: now, until: after, next: seq, lock: timing.phase, lastInstant: lastInstant) else { return false }
         publish(batch)
         return true
     }
@@ -95,7 +95,7 @@ extension Sampler {
     /// Publishes a held read, numbered by the read after it (nil: that one
     /// cannot say).
     func releaseHeldFIFO(decidedBy next: (now: UInt64, after: UInt64, level: Int)?) {
-        if let batch = fifo.releaseHeld(decidedBy: next, next: seq, lock: phase) { publish(batch) }
+        if let batch = fifo.releaseHeld(decidedBy: next, next: seq, lock: timing.phase) { publish(batch) }
     }
 
     /// Publishes a batch's samples as `first`, `first + 1`, ... (samples
@@ -109,10 +109,10 @@ extension Sampler {
         // walks); reads at once measure the phase precisely instead
         // (`publish(_:at:)`), and one such point per overflow would only blur it.
         if driver!.fifoWatermark > 1 {
-            phase.add(seq: batch.first + UInt64(count) - 1, at: Double(batch.readAt + batch.readUntil) / 2 - period / 2)
+            timing.phase.add(seq: batch.first + UInt64(count) - 1, at: Double(batch.readAt + batch.readUntil) / 2 - period / 2)
         }
         deliverInOrder(batch.samples[...]) { index in
-            phase.fit.count >= 4 ? phase.fit.instant(of: seq) : Double(batch.readAt) - period * (Double(count - index) - 0.5)
+            timing.phase.fit.count >= 4 ? timing.phase.fit.instant(of: seq) : Double(batch.readAt) - period * (Double(count - index) - 0.5)
         }
     }
 

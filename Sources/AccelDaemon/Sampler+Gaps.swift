@@ -11,12 +11,12 @@ extension Sampler {
     /// (Rounding toward the later numbered a sample one ahead of the chip
     /// after a SIGSTOP in the kernel stage, and counted one lost too many.)
     func deferIfAmbiguous(_ reading: Reading, from now: UInt64, to after: UInt64) -> UInt64? {
-        guard reading.status.contains(.overrun) || resynchronise, !dataReady.isPacing, phase.fit.count >= 4,
-              let (earliest, latest) = phase.newestCandidates(now, after) else { return nil }
+        guard reading.status.contains(.overrun) || resynchronise, !timing.dataReady.isPacing, timing.phase.fit.count >= 4,
+              let (earliest, latest) = timing.phase.newestCandidates(now, after) else { return nil }
         let first = max(Int64(seq), earliest)
         guard max(Int64(seq), latest) > first else { return nil }
-        undecided = (reading, now, UInt64(first))
-        return delay(until: phase.fit.instant(of: UInt64(first + 1)) + period / 4, from: now)
+        timing.undecided = (reading, now, UInt64(first))
+        return delay(until: timing.phase.fit.instant(of: UInt64(first + 1)) + period / 4, from: now)
     }
 
     /// The read after an undecided one. Made between the later candidate's
@@ -25,8 +25,8 @@ extension Sampler {
     /// that one when it had the earlier. A read outside that window (a late
     /// wake) decides nothing: the held read then takes the nearer guess.
     func decide(_ held: (reading: Reading, at: UInt64, earlier: UInt64), by reading: Reading, _ now: UInt64) -> UInt64 {
-        undecided = nil
-        let fit = phase.fit
+        timing.undecided = nil
+        let fit = timing.phase.fit
         let later = held.earlier + 1, error = 0.08 * period
         let inWindow = Double(now) > fit.instant(of: later) + error && Double(now) < fit.instant(of: later + 1) - error
         let fresh = reading.status.contains(.dataReady)
@@ -37,9 +37,9 @@ extension Sampler {
             number = UInt64(max(Int64(held.earlier), min(Int64(later), fit.newest(at: Double(held.at), lead: 0))))
         }
         publish(held.reading, at: held.at, as: number)
-        guard fresh else { return delay(until: phase.fit.instant(of: seq) + phase.margin, from: now) }
+        guard fresh else { return delay(until: timing.phase.fit.instant(of: seq) + timing.phase.margin, from: now) }
         pollWasEmpty = false
         let instant = publish(reading, at: now)
-        return delay(until: phase.nextRead(after: instant, seq: seq), from: now)
+        return delay(until: timing.phase.nextRead(after: instant, seq: seq), from: now)
     }
 }

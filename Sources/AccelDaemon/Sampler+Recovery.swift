@@ -9,7 +9,7 @@ extension Sampler {
     func handleEmpty(_ now: UInt64) throws -> UInt64 {
         publisher.counters.emptyReads += 1
         emptyStreak += 1
-        if dataReady.sawEmpty() {
+        if timing.dataReady.sawEmpty() {
             let message = "the chip's data-ready bit clears again: following its clock by its data-ready bit again"
             logger.notice("\(message)")
             send(.device(DeviceEvent(state: .dataReadyBack, message: message)))
@@ -30,21 +30,21 @@ extension Sampler {
             }
         }
         // Nudge the phase: look again a little later.
-        return UInt64(phase.nudge)
+        return UInt64(timing.phase.nudge)
     }
 
     /// With `automaticRate`, the identified part's rate nearest 100 Hz.
     func adoptAutomaticRate(_ profile: ChipProfile) {
         guard automaticRate, let rate = profile.automaticRate(mode: configuration.mode), rate != configuration.rate else { return }
         configuration.rate = rate
-        phase.acquire(rate: rate)
+        timing.phase.acquire(rate: rate)
         pacing.clock = EdgeClock(rate: rate)
     }
 
     /// The chip starts a new sample clock whenever it is configured.
     func restartPhase() {
-        dataReady.reset()
-        phase.acquire(rate: configuration.rate)
+        timing.dataReady.reset()
+        timing.phase.acquire(rate: configuration.rate)
         pacing.clock = EdgeClock(rate: configuration.rate)
         resynchronise = true
     }
@@ -102,8 +102,8 @@ extension Sampler {
         resynchronise = true
         // Read in phase, `margin` after a sample is due, where "the newest
         // sample" is unambiguous (the chip ran on meanwhile).
-        guard phase.fit.isUsable else { return 0 }
-        let next = phase.fit.instant(of: UInt64(max(phase.fit.newest(at: Double(now)) + 1, 0)))
-        return UInt64(max(next + phase.margin - Double(now), 0))
+        guard timing.phase.fit.isUsable else { return 0 }
+        let next = timing.phase.fit.instant(of: UInt64(max(timing.phase.fit.newest(at: Double(now)) + 1, 0)))
+        return UInt64(max(next + timing.phase.margin - Double(now), 0))
     }
 }

@@ -6,11 +6,6 @@ import Dispatch
 
 /// What clients ask of the chip, through the control side (call on `queue`).
 extension Sampler {
-    public var settings: MotionSettings { publisher.pipeline.settings }
-
-    /// New tunables, keeping the pipeline's state (SIGHUP).
-    public func update(settings: MotionSettings) { publisher.pipeline.update(settings) }
-
     /// Changes range, rate and mode on the running chip (the FIFO
     /// watermark follows the new rate).
     public func reconfigure(to configuration: DeviceConfiguration) throws {
@@ -48,8 +43,9 @@ extension Sampler {
         return report
     }
 
-    /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.
-    public func collect(_ collect: @escaping (Vector3) -> Bool) {
+    /// Collects chip-axis readings (uncalibrated g) until `collect`
+    /// returns true; a sleeping chip is woken for it.
+    func collect(_ collect: @escaping (Vector3) -> Bool) {
         dispatchPrecondition(condition: .onQueue(queue))  // the reads use it between two wakes
         try? wakeForRequest()
         publisher.collector = collect

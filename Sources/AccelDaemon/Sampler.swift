@@ -8,19 +8,23 @@ import Dispatch
 import Logging
 import Synchronization
 
-/// Owns the chip: reads it once per output period, phase-locked to the
-/// chip's own clock, and feeds the publisher.pipeline. On a part with a FIFO, when
-/// clients allow the latency, it wakes once per watermark instead and reads
-/// every waiting sample in one transfer (Sampler+FIFO). Every piece of
-/// state is confined to `queue`; the live daemon drives it with a
-/// DispatchSourceTimer there (SamplerTimer), tests call `step()`
-/// themselves on a virtual clock.
+/// The i2c-dev source (DeviceSampler): owns the chip, reads it, and says
+/// which sample each reading is and when it was made; its `publisher`
+/// does the rest, as for every source. Two pacings, each with its state
+/// in a value of its own:
+/// - the timer (`TimerPacing`: a DispatchSourceTimer on `queue`,
+///   phase-locked to the chip's clock, one read per output period, or one
+///   per FIFO watermark when clients allow the latency: Sampler+FIFO);
+/// - the chip's INT line where one is wired (`InterruptPacing`: a thread
+///   of acceld's own waits on the line and steps inside `queue`:
+///   Sampler+Interrupt, Sampler+InterruptLine, Sampler+Sleep).
+/// Tests call `step()` themselves on a virtual clock.
 ///
 /// It composes parts with one job each: the timer shell (`SamplerTimer`),
 /// the phase lock (`PhaseLock`), the data-ready guard (`DataReadyGuard`),
-/// the FIFO reader (`FIFOReader`) and the recovery policy (`Recovery`).
-/// What is left here is the read itself and numbering: which sample a
-/// read holds, its instant, and handing frames on.
+/// the edge clock (`EdgeClock`), the FIFO reader (`FIFOReader`) and the
+/// recovery policy (`Recovery`). What is left here is the read itself and
+/// numbering: which sample a read holds, its instant, and handing frames on.
 ///
 /// Sequence numbers count the chip's output periods since start: a gap of n
 /// means n periods without a sample reaching us (lost to an overrun, a bus
@@ -30,19 +34,16 @@ import Synchronization
 /// included, which runs its steps inside `queue.sync`; `lastStep` is atomic.)
 public final class Sampler: @unchecked Sendable {
     public typealias Counters = SamplerCounters
+    /// (The publisher's, as every source's; public for accel-bench.)
+    public var counters: Counters { publisher.counters }
 
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
-    public var counters: Counters { publisher.counters }
     public internal(set) var configuration: DeviceConfiguration
     public internal(set) var driver: Accelerometer?
     /// Nanoseconds of the last step, for the watchdog (on another thread):
     /// a hung sampler stops it.
     public var lastStep: UInt64 { lastStepTime.load(ordering: .relaxed) }
     let lastStepTime = Atomic<UInt64>(0)
-    public var output: (SamplerOutput) -> Void {
-        get { publisher.output }
-        set { publisher.output = newValue }
-    }
     /// SCHED_FIFO for the thread that runs the timer's steps ([daemon]
     /// realtime-priority; set before `start`).
     public var realtimePriority = 0
@@ -55,11 +56,10 @@ public final class Sampler: @unchecked Sendable {
     /// Numbers, counts and hands on what the reads find.
     var publisher: Publisher
     let logger = Logger(label: "acceld.sampler")
-    var phase: PhaseLock
-    var dataReady = DataReadyGuard()
+    /// The timer path's own state (TimerPacing).
+    var timing: TimerPacing
     var fifo = FIFOReader()
     var recovery = Recovery()
-    private var timer: SamplerTimer?
     /// The next sample's number (the publisher's).
     var seq: UInt64 {
         get { publisher.seq }
@@ -75,11 +75,6 @@ public final class Sampler: @unchecked Sendable {
     /// After a reset or an outage, the next sample's number comes from
     /// elapsed time even without an overrun flag.
     var resynchronise = false
-    /// A read after a gap that came within the fit's error of the instant of
-    /// sample `earlier + 1`: it holds that one or the one before. The next
-    /// read, a quarter period after that instant, decides (see `decide`).
-    var undecided: (reading: Reading, at: UInt64, earlier: UInt64)?
-    private var lastReacquisitionLog: UInt64 = 0
     /// The part whose scales clients were told: another part answering at
     /// the address later is refused, never served with these scales.
     var servedPart: String?
@@ -113,11 +108,11 @@ public final class Sampler: @unchecked Sendable {
         self.configuration = configuration
         self.publisher = Publisher(settings: settings)
         self.time = time
-        phase = PhaseLock(rate: configuration.rate)
+        timing = TimerPacing(rate: configuration.rate)
         pacing = InterruptPacing(rate: configuration.rate)
     }
 
-    var period: Double { phase.period }
+    var period: Double { timing.phase.period }
 
     /// Opens and configures the chip. Throws the bus or driver error as is,
     /// so the daemon can exit with its message and code.
@@ -145,7 +140,7 @@ public final class Sampler: @unchecked Sendable {
     /// The DispatchSourceTimer paces the reads.
     func startTimer() {
         let timer = SamplerTimer(queue: queue, time: time, realtimePriority: realtimePriority)
-        self.timer = timer
+        timing.timer = timer
         timer.start { [unowned self] in
             let delay = step()
             // FIFO wakes keep their grid unless a period off: early or late,
@@ -155,15 +150,15 @@ public final class Sampler: @unchecked Sendable {
             let batched = (driver?.fifoWatermark ?? 0) > 1
             return SamplerTimer.Next(at: lastStep + delay,
                                      interval: batched ? fifoInterval : UInt64(period),
-                                     early: UInt64(batched ? period : phase.margin / 4),
-                                     late: UInt64(batched ? period : phase.margin))
+                                     early: UInt64(batched ? period : timing.phase.margin / 4),
+                                     late: UInt64(batched ? period : timing.phase.margin))
         }
     }
 
     /// Stops sampling and, if asked, powers the chip down. Call on `queue`.
     public func stop(powerDown: Bool) {
-        timer?.stop()
-        timer = nil
+        timing.timer?.stop()
+        timing.timer = nil
         pacing.thread?.stop(waking: pacing.line)
         pacing.thread = nil
         pacing.line = nil  // released once the thread lets go of it
@@ -184,8 +179,8 @@ public final class Sampler: @unchecked Sendable {
     public func step() -> UInt64 {
         if interruptSource != nil && pacing.line == nil && reopenInterruptLine() {
             // The line is back: it paces the reads again, the timer stands down.
-            timer?.stop()
-            timer = nil
+            timing.timer?.stop()
+            timing.timer = nil
             startInterruptThread()
             return UInt64(period)
         }
@@ -217,7 +212,7 @@ public final class Sampler: @unchecked Sendable {
             let reading = try driver!.read()
             let after = time.nanoseconds
             defer { lastPoll = now }
-            if let undecided { return decide(undecided, by: reading, now) }
+            if let undecided = timing.undecided { return decide(undecided, by: reading, now) }
             guard reading.status.contains(.dataReady) else {
                 pollWasEmpty = true
                 return try handleEmpty(now)
@@ -228,34 +223,34 @@ public final class Sampler: @unchecked Sendable {
             if let delay = deferIfAmbiguous(reading, from: now, to: after) { return delay }
             let instant = publish(reading, at: now)
             pollWasEmpty = false
-            guard !dataReady.isPacing else {
-                return delay(until: dataReady.nextPacedRead(now: now, fittedDue: pacingDue, period: period, margin: phase.margin), from: now)
+            guard !timing.dataReady.isPacing else {
+                return delay(until: timing.dataReady.nextPacedRead(now: now, fittedDue: pacingDue, period: period, margin: timing.phase.margin), from: now)
             }
-            return delay(until: phase.nextRead(after: instant, seq: seq), from: now)
+            return delay(until: timing.phase.nextRead(after: instant, seq: seq), from: now)
         } catch {
             return handleFailure(error, now)
         }
     }
 
     /// The next sample's instant by a fit good enough to pace by.
-    private var pacingDue: Double? { phase.fit.count >= 8 ? phase.fit.instant(of: seq) : nil }
+    private var pacingDue: Double? { timing.phase.fit.count >= 8 ? timing.phase.fit.instant(of: seq) : nil }
 
     /// The data-ready guard's verdict on a read whose bit is set: nil to
     /// publish it, else the delay to the next read.
     private func guardDataReady(_ now: UInt64) -> UInt64? {
-        let fitted = phase.fit.count >= 8 && !resynchronise ? phase.fit.instant(of: seq) : nil
-        let verdict = dataReady.judge(at: now, fittedDue: fitted, rate: configuration.rate,
-                                      tolerance: driver?.profile.rateTolerance ?? 0.1, margin: phase.margin)
+        let fitted = timing.phase.fit.count >= 8 && !resynchronise ? timing.phase.fit.instant(of: seq) : nil
+        let verdict = timing.dataReady.judge(at: now, fittedDue: fitted, rate: configuration.rate,
+                                      tolerance: driver?.profile.rateTolerance ?? 0.1, margin: timing.phase.margin)
         switch verdict {
         case .publish:
             return nil
         case .reject(let next):
             publisher.counters.impossibleReady += 1
-            phase.abandonProbe()
+            timing.phase.abandonProbe()
             return delay(until: next, from: now)
         case .stuck(let next):
             publisher.counters.impossibleReady += 1
-            phase.abandonProbe()
+            timing.phase.abandonProbe()
             let message = "the chip's data-ready bit says new data sooner than its \(configuration.rate) Hz allow (stuck at 1, as on i2c-stub): reading it once a period by the clock instead, so that every published sample is a sample the chip made; if this is real hardware, power-cycle it"
             logger.warning("\(message)")
             send(.device(DeviceEvent(state: .dataReadyStuck, message: message)))
@@ -273,7 +268,7 @@ public final class Sampler: @unchecked Sendable {
     func publish(_ reading: Reading, at now: UInt64, as number: UInt64? = nil, late: Bool = false) -> Double {
         let overrun = reading.status.contains(.overrun)
         if overrun { publisher.counters.overruns += 1 }
-        phase.recordRead(late: overrun || late)
+        timing.phase.recordRead(late: overrun || late)
         // Which sample is this? The next one, unless the chip overwrote some
         // (overrun) or we lost track (a fault, a reset): then the newest one
         // due by now. After a bus fault the chip's clock ran on, so the
@@ -281,10 +276,10 @@ public final class Sampler: @unchecked Sendable {
         // cleared. Paced (data-ready stuck at 1): the clock, not the bit,
         // says which sample is the newest.
         var current = number ?? seq
-        if number == nil && (overrun || resynchronise || dataReady.isPacing) {
+        if number == nil && (overrun || resynchronise || timing.dataReady.isPacing) {
             let minimum = Int64(seq) + (overrun ? 1 : 0)
-            if phase.fit.isUsable {
-                current = UInt64(max(minimum, phase.fit.newest(at: Double(now))))
+            if timing.phase.fit.isUsable {
+                current = UInt64(max(minimum, timing.phase.fit.newest(at: Double(now))))
             } else if let last = lastInstant {
                 let elapsed = Int64((max(Double(now) - last, 0) / period + 0.05).rounded(.down))
                 current = UInt64(max(minimum, Int64(seq) - 1 + elapsed))
@@ -295,31 +290,31 @@ public final class Sampler: @unchecked Sendable {
         let window = Double(now) - Double(lastPoll)
         var instant: Double
         if number != nil {
-            instant = min(phase.fit.instant(of: current), Double(now))
+            instant = min(timing.phase.fit.instant(of: current), Double(now))
         } else if pollWasEmpty && window < 0.5 * period {
             // Bracketed between an empty read and this one: a measurement.
             instant = Double(lastPoll) + window / 2
-            phase.measured(seq: current, at: instant)
-            if phase.fit.count >= 4 { instant = phase.fit.instant(of: current) }
-        } else if phase.fit.isUsable {
-            instant = phase.fit.instant(of: current)
+            timing.phase.measured(seq: current, at: instant)
+            if timing.phase.fit.count >= 4 { instant = timing.phase.fit.instant(of: current) }
+        } else if timing.phase.fit.isUsable {
+            instant = timing.phase.fit.instant(of: current)
         } else {
             instant = lastInstant.map { $0 + Double(current - seq + 1) * period } ?? Double(now)
         }
         if number == nil { instant = min(max(instant, Double(lastPoll) + 1), Double(now)) }
 
         let missing = current - seq
-        if phase.isLost && !dataReady.isPacing {
+        if timing.phase.isLost && !timing.dataReady.isPacing {
             // Reads keep coming too late: the fit has lost the chip's period
             // (a vCPU starved while acquiring left it railed at 1.15 periods
             // in the kernel stage, reading 87 % of the samples, or locked
             // onto every other one). A locked sampler overruns only when starved.
             publisher.counters.reacquisitions += 1
-            if counters.reacquisitions == 1 || now - lastReacquisitionLog > 60_000_000_000 {
-                lastReacquisitionLog = now
-                logger.notice("\(phase.lateReads) of the last 32 reads found samples overwritten: acquiring the chip's phase again (\(counters.reacquisitions) times so far; said at most once a minute)")
+            if counters.reacquisitions == 1 || now - timing.lastReacquisitionLog > 60_000_000_000 {
+                timing.lastReacquisitionLog = now
+                logger.notice("\(timing.phase.lateReads) of the last 32 reads found samples overwritten: acquiring the chip's phase again (\(counters.reacquisitions) times so far; said at most once a minute)")
             }
-            phase.acquire()
+            timing.phase.acquire()
         }
         let delivery = deliver(reading.counts, rotation: reading.rotation, instant: instant, after: missing)
         send(.frame(delivery.frame, delivery.events))

@@ -20,12 +20,7 @@ import Synchronization
 /// (Unchecked: everything is confined to `queue`; `lastStep` is atomic.)
 public final class IIOSampler: @unchecked Sendable {
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
-    public var counters: SamplerCounters { publisher.counters }
     public private(set) var configuration: DeviceConfiguration
-    public var output: (SamplerOutput) -> Void {
-        get { publisher.output }
-        set { publisher.output = newValue }
-    }
     public var calibration: Calibration = .identity
     /// The configuration's mount matrix, after the driver's own.
     public var mountMatrix: MountMatrix = .identity
@@ -237,10 +232,6 @@ public final class IIOSampler: @unchecked Sendable {
 }
 
 extension IIOSampler: DeviceSampler {
-    public var settings: MotionSettings { publisher.pipeline.settings }
-
-    public func update(settings: MotionSettings) { publisher.pipeline.update(settings) }
-
     /// A new rate: the buffer is set up again at it (the driver checks it
     /// against its list). The range is the driver's.
     public func reconfigure(to wanted: DeviceConfiguration) throws {
@@ -268,16 +259,7 @@ extension IIOSampler: DeviceSampler {
         throw IIOError.registersUnavailable(device: buffer?.device.description ?? "the IIO device")
     }
 
-    public func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? { nil }
-
-    /// The kernel's driver owns the chip: its offset is the driver's to judge.
-    public func checkGyroscopeAtRest() -> GyroscopeRest? { nil }
-
-    public func collect(_ collect: @escaping (Vector3) -> Bool) {
-        dispatchPrecondition(condition: .onQueue(queue))  // the reads use it between two wakes
-        publisher.collector = collect
-    }
-
-    /// Frames go as the kernel hands them over.
-    public func allowLatency(milliseconds: Double?) throws -> Int { 0 }
+    // No registers to run the gyroscope's self-test, and its offset is
+    // the kernel driver's to judge: the protocol's defaults (nil). Frames
+    // go as the kernel hands them over: no latency to allow.
 }
