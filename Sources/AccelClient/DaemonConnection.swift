@@ -53,6 +53,8 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
 /// One connection to acceld's socket, blocking, in typed messages: what
 /// accelctl uses, and what MotionManager's reader runs on. Not thread-safe
 /// for reading; `send` may be called from another thread.
+/// (Unchecked: the read buffer belongs to the one reading thread; `send`
+/// touches only the descriptor, and the kernel orders whole writes.)
 public final class DaemonConnection: @unchecked Sendable {
     /// acceld's socket under systemd; `ACCELD_SOCKET` overrides it.
     public static var defaultSocket: String {

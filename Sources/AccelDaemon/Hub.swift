@@ -15,6 +15,9 @@ import Synchronization
 /// (the RequestRouter), the FIFO latency policy, status, stuck clients.
 /// Whatever touches the chip is handed to the sampler's queue and waited
 /// for there (`onSampler`), so it runs between two reads.
+/// (Unchecked: `sessions` and the router are the control queue's alone;
+/// the sampler's thread, in `publish`, touches only the fan-out and the
+/// device, each under a lock of its own.)
 final class Hub: @unchecked Sendable {
     /// Connections, requests and everything but sampling.
     let control = DispatchQueue(label: "acceld.control")
