@@ -103,6 +103,7 @@ public final class Accelerometer {
             settings += [ChipProfile.Setting(gyroscope.rateField, rate.code), ChipProfile.Setting(gyroscope.rangeField, gyroscope.ranges[0].code)]
         }
         if let fifo = profile.fifo { settings += fifoSettings(fifo, watermark: configuration.fifoWatermark, rate: rate) }
+        settings += profile.wakeUp?.filterSettings ?? []
         if let wake = configuration.wakeUp { settings += try wakeUpSettings(wake, range: configuration.range) }
         if let pin = configuration.interruptPin { settings += try interruptSettings(configuration.interruptSignal, on: pin) }
         return profile.controlBaseline.map { entry in

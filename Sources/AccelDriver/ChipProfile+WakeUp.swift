@@ -17,7 +17,8 @@ extension ChipProfile {
     public struct WakeUp: Sendable, Equatable {
         /// How the unit takes gravity out before comparing with the threshold.
         public enum Filter: Sendable, Equatable {
-            /// A high-pass filter whose reference reading `filterReset` sets.
+            /// A high-pass filter: its reference set by reading `filterReset`,
+            /// or, without one, running all along (`filterSettings`).
             case highPass
             /// Half the difference of consecutive samples (the LSM6DS's slope).
             case slope
@@ -40,6 +41,14 @@ extension ChipProfile {
         /// Reading it sets the high-pass filter's reference to the present
         /// acceleration, so that the board's attitude reads as zero.
         public let filterReset: UInt8?
+        /// Settings every configure writes, armed or not: a high-pass with
+        /// no reset register runs all along, so it has long settled on the
+        /// board's attitude when the unit is armed.
+        public var filterSettings: [Setting] = []
+        /// The high-pass filter's cut-off: the output rate over this.
+        public var highPassDivisor = 48.0
+        /// The source register's bits for X, Y and Z over the threshold.
+        public var axisBits: [UInt8] = [0x02, 0x08, 0x20]
 
         /// The threshold's steps for `g` at `range` (±g): at least one step,
         /// at most the field's largest.
@@ -56,7 +65,7 @@ extension ChipProfile {
         case "LIS302DL": .lis302dl
         case "LIS331DLH", "LIS331HH", "H3LIS331DL": .lis331(ranges: ranges)
         case "LIS3DH", "LIS2DH12": .lis3dh
-        case "LSM6DSO": .lsm6ds(ranges: ranges, latch: Setting(Field(0x56, mask: 0x01), 1))
+        case "LSM6DSO": .lsm6dso(ranges: ranges)
         case "LSM6DSL", "LSM6DS3": .lsm6ds(ranges: ranges, latch: Setting(Field(0x58, mask: 0x01), 1))
         default: nil
         }
@@ -104,7 +113,21 @@ extension ChipProfile.WakeUp {
     static func lsm6ds(ranges: [ChipProfile.Range], latch: ChipProfile.Setting) -> Self {
         Self(settings: [Setting(Field(0x58, mask: 0x80), 1), latch],
              threshold: Field(0x5B, mask: 0x3F), gPerStep: ranges.map { Double($0.fullScale) / 64 }, duration: Field(0x5C, mask: 0x60),
-             source: 0x1B, fired: 0x08, latch: latch, filter: .slope, filterReset: nil)
+             source: 0x1B, fired: 0x08, latch: latch, filter: .slope, filterReset: nil, axisBits: [0x04, 0x02, 0x01])
+    }
+
+    /// The LSM6DSO's unit as the others', but on its high-pass filter
+    /// (TAP_CFG0's SLOPE_FDS) at ODR / 100 (CTRL8_XL's HPCF_XL = 100):
+    /// the slope compares consecutive samples, so at a configured rate of
+    /// 104 Hz or more it would miss a slow motion, and the part keeps its
+    /// rate (and its FIFO) while the board sleeps. Selected by every
+    /// configure: the filter has no reset register, and runs all along.
+    static func lsm6dso(ranges: [ChipProfile.Range]) -> Self {
+        let unit = lsm6ds(ranges: ranges, latch: Setting(Field(0x56, mask: 0x01), 1))
+        return Self(settings: unit.settings, threshold: unit.threshold, gPerStep: unit.gPerStep, duration: unit.duration,
+                    source: unit.source, fired: unit.fired, latch: unit.latch, filter: .highPass, filterReset: nil,
+                    filterSettings: [Setting(Field(0x56, mask: 0x10), 1), Setting(Field(0x17, mask: 0xE0), 0b100)],
+                    highPassDivisor: 100, axisBits: unit.axisBits)
     }
 }
 

@@ -178,9 +178,11 @@ struct emu_six {
 	bool overrun;		/* FIFO_OVR_IA: a word was lost since the last status read */
 	ktime_t timestamp_zero;	/* TIMESTAMP counts 25 µs from here */
 	/* The wake-up function: the last sample's force (its slope filter's
-	 * input), WAKE_UP_SRC, samples in a row over the threshold. */
+	 * input), the high-pass filter's reference (mg << 16), WAKE_UP_SRC,
+	 * samples in a row over the threshold. */
 	s32 last_mg[3];
 	bool have_last;
+	s64 hp_reference[3];
 	u8 wake_source;
 	unsigned int wake_count;
 };

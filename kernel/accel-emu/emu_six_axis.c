@@ -27,13 +27,15 @@
  *   overrun and full, as the part's table routes them (emu_gpio.c drives
  *   the pins); the peers' irq: the FIFO's watermark, or data ready;
  * - the wake-up function (WAKE_UP_THS, WAKE_UP_DUR, WAKE_UP_SRC, on the
- *   slope filter), routed by MD1_CFG's INT1_WU and MD2_CFG's INT2_WU;
+ *   slope filter, or with TAP_CFG0's SLOPE_FDS on the high-pass filter at
+ *   CTRL8_XL's HPCF_XL cut-off, which runs on every sample), routed by
+ *   MD1_CFG's INT1_WU and MD2_CFG's INT2_WU;
  * - the sensor hub's bank behind FUNC_CFG_ACCESS, with no sensor behind it:
  *   st_lsm6dsx looks for magnetometers there and finds none.
  *
  * Not modelled: the other embedded functions (pedometer, tilt, tap, free
- * fall, 6D, activity/inactivity and sleep), the high-pass filter for the
- * wake-up (SLOPE_FDS), pulsed data ready (COUNTER_BDR_REG1's
+ * fall, 6D, activity/inactivity and sleep), the high-pass filter on the
+ * output (HP_SLOPE_XL_EN), pulsed data ready (COUNTER_BDR_REG1's
  * dataready_pulsed), INT2_on_INT1, the user offsets, the filter chains,
  * the temperature sensor.
  * The counters count the accelerometer's samples.
@@ -65,6 +67,8 @@
 #define TIMESTAMP3 0x43
 #define TAP_CFG0 0x56
 #define TAP_CFG2 0x58
+#define CTRL8_XL 0x17
+#define SLOPE_FDS 0x10
 #define WAKE_UP_THS 0x5b
 #define WAKE_UP_DUR 0x5c
 #define MD1_CFG 0x5e
@@ -254,12 +258,17 @@ static u32 emu6_timestamp(const struct emu_chip *chip, ktime_t instant)
 
 /*
  * The wake-up function on samples first..last (the last 256 at most): the
- * slope filter's output, (a[n] - a[n-1]) / 2 per axis, against WK_THS in
+ * slope filter's output, (a[n] - a[n-1]) / 2 per axis, or with SLOPE_FDS
+ * the first-order high-pass's at ODR / (4, 10, 20, 45, 100, 200, 400, 800
+ * by HPCF_XL), against WK_THS in
  * steps of the range / 64 (/ 256 with WAKE_THS_W); WU_IA once an axis was
  * over it WAKE_DUR + 1 samples in a row, with TAP_CFG2's
  * INTERRUPTS_ENABLE. Latched (TAP_CFG0's LIR), WU_IA stays until
  * WAKE_UP_SRC is read; otherwise it follows the slope.
  */
+/* The high-pass's coefficient by HPCF_XL: 1 / (divisor / 2π + 1), × 65536. */
+static const u32 emu6_high_pass_alpha[8] = { 40050, 25290, 15668, 8030, 3874, 1996, 1013, 511 };
+
 static void emu6_wake(struct emu_chip *chip, u64 first, u64 last)
 {
 	static const u32 range_mg[4] = { 2000, 16000, 4000, 8000 };	/* by FS_XL */
@@ -267,6 +276,8 @@ static void emu6_wake(struct emu_chip *chip, u64 first, u64 last)
 	u8 duration = chip->regs[WAKE_UP_DUR];
 	u32 threshold = (chip->regs[WAKE_UP_THS] & 0x3f) *
 		range_mg[(chip->regs[CTRL1_XL] >> 2) & 3] / (duration & 0x10 ? 256 : 64);
+	bool high_pass = chip->regs[TAP_CFG0] & SLOPE_FDS;
+	u32 alpha = emu6_high_pass_alpha[chip->regs[CTRL8_XL] >> 5];
 	s32 mg[3];
 	u64 k;
 	int axis;
@@ -280,9 +291,16 @@ static void emu6_wake(struct emu_chip *chip, u64 first, u64 last)
 		bool met;
 
 		emu_sensed(chip, ktime_add_ns(chip->start, k * chip->period_ns), mg);
-		for (axis = 0; six->have_last && axis < 3; axis++)
-			if ((u32)abs(mg[axis] - six->last_mg[axis]) / 2 > threshold)
+		for (axis = 0; six->have_last && axis < 3; axis++) {
+			s64 filtered = (s64)mg[axis] * 65536 - six->hp_reference[axis];
+			u32 over = high_pass ? (u32)(abs(filtered) >> 16) : (u32)abs(mg[axis] - six->last_mg[axis]) / 2;
+
+			six->hp_reference[axis] += (filtered * alpha) >> 16;
+			if (over > threshold)
 				events |= 4 >> axis;	/* X_WU, Y_WU, Z_WU */
+		}
+		for (axis = 0; !six->have_last && axis < 3; axis++)
+			six->hp_reference[axis] = (s64)mg[axis] * 65536;	/* starts settled */
 		memcpy(six->last_mg, mg, sizeof(mg));
 		six->have_last = true;
 		met = (chip->regs[TAP_CFG2] & 0x80) && events;
