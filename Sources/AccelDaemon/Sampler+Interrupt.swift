@@ -26,6 +26,11 @@ extension Sampler {
     /// line was silent for `edgeTimeout`, or a request woke it); returns
     /// how long to wait for the next edge.
     func step(edges: [Edge]) -> UInt64 {
+        var edges = edges
+        if let keptReadAt = pacing.keptReadAt {
+            // The routing's own edge, or those of samples read at the wake-up.
+            edges.removeAll { $0.instant < keptReadAt }
+        }
         let now = time.nanoseconds
         lastStepTime.store(now, ordering: .relaxed)
         // Asleep, the thread still comes by once a second: the watchdog
@@ -157,7 +162,12 @@ extension Sampler {
         try fifo.read(status.level, from: driver!)
         emptyStreak = 0
         stalledAnnounced = false
-        let samples = fifo.samples
+        // The samples a FIFO kept while asleep come first: the edge below
+        // tells of a sample after them, which numbers them too.
+        let kept = pacing.kept.count
+        let samples = pacing.kept + fifo.samples
+        pacing.kept = []
+        pacing.keptReadAt = nil
         var missing: UInt64 = 0
         if status.overrun {
             // The FIFO overflowed: the time since the last sample says how many.
@@ -166,9 +176,9 @@ extension Sampler {
             missing = self.missing(before: newest - Double(samples.count - 1) * pacing.clock.period)
         }
         let first = seq + missing
-        if let edge, samples.count >= driver!.fifoWatermark {
+        if let edge, samples.count - kept >= driver!.fifoWatermark {
             countSequence([edge])
-            pacing.clock.edge(at: edge.instant, sample: first + UInt64(driver!.fifoWatermark - 1))
+            pacing.clock.edge(at: edge.instant, sample: first + UInt64(kept + driver!.fifoWatermark - 1))
         }
         let fallback = nextInstant(pacing.clock.newest(at: now) ?? Double(now), after: samples.count - 1)
         var deliveries: [Delivery] = []

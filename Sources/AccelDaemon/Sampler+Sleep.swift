@@ -91,22 +91,21 @@ extension Sampler {
         guard let driver, var wake = wakeOnMotion, wake.asleep else { return edgeTimeout }
         let fired = try driver.wakeUpFired()
         let keeps = keepsSamplesAsleep(driver)
-        var kept: ArraySlice<Reading> = []
         let numbering: (skipped: UInt64, last: Double)?
         if keeps {
             // The pin back on the watermark, the unit off; the FIFO as it ran.
             try driver.apply(configuration)
             let readStart = time.nanoseconds
-            try fifo.read(try driver.readFIFOStatus().level, from: driver)
-            kept = fifo.samples[...]
-            numbering = wake.numbering(keeping: kept.count, readAt: Double(readStart))
+            try readKept(driver)
+            // Their numbers go on from the periods slept; their instants
+            // come from the next read's edge, which follows them in the FIFO.
+            numbering = wake.numbering(keeping: pacing.kept.count, readAt: Double(readStart))
         } else {
             // Where the chip watched at this very rate it never stopped: no
             // turn-on to wait for.
             try driver.configure(configuration, waitingForTurnOn: driver.profile.wakeUpRate != configuration.rate)
             numbering = wake.numbering(resumingAt: Double(time.nanoseconds))
         }
-        let period = pacing.clock.period
         if let numbering {
             publisher.seq += numbering.skipped
             lastInstant = numbering.last
@@ -120,16 +119,21 @@ extension Sampler {
         let message = "\(cause): reads at \(configuration.rate) Hz again after \(fixed(Double(slept) / 1e9, 1)) s asleep"
         logger.info("\(message)")
         send(.device(DeviceEvent(state: .awake, message: message, byChip: byChip)))
-        // After the awake event: the first motion event among them is the wake-up's.
-        if !kept.isEmpty {
-            let before = lastInstant ?? Double(time.nanoseconds) - Double(kept.count) * period
-            deliverInOrder(kept) { before + Double($0 + 1) * period }
-        }
         restartPhase()
-        guard let line = pacing.line else { return edgeTimeout }
-        if !keeps { try clearPin(line) }
-        // Samples since the read hold the pin at the watermark: no edge comes, read at once.
-        return try line.level() ? 0 : edgeTimeout
+        if !keeps, let line = pacing.line { try clearPin(line) }
+        return edgeTimeout
+    }
+
+    /// Everything the FIFO holds at the wake-up, into `pacing.kept`: read
+    /// until the pin falls, so that the next sample makes an edge of its own.
+    private func readKept(_ driver: Accelerometer) throws {
+        pacing.kept = []
+        for _ in 0..<4 {
+            try fifo.read(try driver.readFIFOStatus().level, from: driver)
+            pacing.kept += fifo.samples
+            guard try pacing.line?.level() == true else { break }
+        }
+        pacing.keptReadAt = time.nanoseconds
     }
 
     /// A request that needs the chip at its configured rate (configure,
@@ -137,6 +141,15 @@ extension Sampler {
     func wakeForRequest() throws {
         guard wakeOnMotion?.asleep == true else { return }
         try wakeUp(time.nanoseconds, byChip: false, cause: "a request needs the chip at its rate")
+        // The request may start the FIFO again, and no edge would follow
+        // what it kept: that goes now, the newest stamped a period before
+        // the read, the others a period apart.
+        guard !pacing.kept.isEmpty else { return }
+        let kept = pacing.kept, period = pacing.clock.period
+        let newest = pacing.keptReadAt.map { Double($0) - period } ?? Double(time.nanoseconds)
+        pacing.kept = []
+        pacing.keptReadAt = nil
+        deliverInOrder(kept[...]) { newest - Double(kept.count - 1 - $0) * period }
     }
 
     /// Whether any client watches frames (the hub, on `queue`): the first

@@ -77,14 +77,7 @@ struct ProtocolSchemaTests {
         }
     }
 
-    @Test("a request of every kind matches it", arguments: [
-        Request.watch(streams: [.frames, .shake], rate: 12.5, fields: [.acc, .attitude], latency: 50),
-        .watch(streams: StreamName.events, rate: nil, fields: .all, latency: nil),
-        .unwatch(streams: nil), .unwatch(streams: [.tap]), .poll, .status, .device, .selftest,
-        .configure(range: 8, rate: 400, mode: "normal", tunables: ["shake.threshold": "1.5"]),
-        .calibrateFlat(seconds: 2), .calibrateSet(Calibration(offset: Vector3(0.01, -0.02, 0.03), scale: Vector3(1, 1.01, 0.99))),
-        .calibrateReset, .zero(reset: false), .zero(reset: true),
-    ])
+    @Test("a request of every kind matches it", arguments: everyKindOfRequest)
     func everyRequest(_ request: Request) {
         #expect(schema.problems(in: request.json, side: .request) == [], "\(request.json)")
     }

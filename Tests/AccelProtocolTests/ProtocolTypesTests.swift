@@ -27,6 +27,16 @@ func documentedLines() throws -> [(fromClient: Bool, line: String)] {
     return lines
 }
 
+/// A request of every kind, with and without its optional fields.
+let everyKindOfRequest: [Request] = [
+    .watch(streams: [.frames, .shake], rate: 12.5, fields: [.acc, .attitude], latency: 50),
+    .watch(streams: StreamName.events, rate: nil, fields: .all, latency: nil),
+    .unwatch(streams: nil), .unwatch(streams: [.tap]), .poll, .status, .device, .selftest,
+    .configure(range: 8, rate: 400, mode: "normal", tunables: ["shake.threshold": "1.5"]),
+    .calibrateFlat(seconds: 2), .calibrateSet(Calibration(offset: Vector3(0.01, -0.02, 0.03), scale: Vector3(1, 1.01, 0.99))),
+    .calibrateReset, .zero(reset: false), .zero(reset: true),
+]
+
 @Suite("The protocol's types")
 struct ProtocolTypesTests {
     @Test("every message in docs/PROTOCOL.md decodes to its type and encodes back byte for byte, and every class is there")
@@ -58,14 +68,7 @@ struct ProtocolTypesTests {
         #expect(classes.isSuperset(of: ["watch", "unwatch", "poll", "zero", "status", "configure"]))
     }
 
-    @Test("every kind of request round-trips through its encoding", arguments: [
-        Request.watch(streams: [.frames, .shake], rate: 12.5, fields: [.acc, .attitude], latency: 50),
-        .watch(streams: StreamName.events, rate: nil, fields: .all, latency: nil),
-        .unwatch(streams: nil), .unwatch(streams: [.tap]), .poll, .status, .device, .selftest,
-        .configure(range: 8, rate: 400, mode: "normal", tunables: ["shake.threshold": "1.5"]),
-        .calibrateFlat(seconds: 2), .calibrateSet(Calibration(offset: Vector3(0.01, -0.02, 0.03), scale: Vector3(1, 1.01, 0.99))),
-        .calibrateReset, .zero(reset: false), .zero(reset: true),
-    ])
+    @Test("every kind of request round-trips through its encoding", arguments: everyKindOfRequest)
     func requestRoundTrip(_ request: Request) throws {
         #expect(try Request(parsing: Array(request.json.utf8)) == request, "\(request.json)")
     }

@@ -24,6 +24,11 @@ struct InterruptPacing {
     var lineFaultSaid = false
     /// The INT routing registers as they were before acceld routed a pin.
     var routingFound: [(register: UInt8, value: UInt8)]?
+    /// What a FIFO kept while asleep, read at the wake-up and published
+    /// with the next read, whose edge numbers them (Sampler+Sleep); edges
+    /// stamped before `keptReadAt` told of the routing or of these.
+    var kept: [Reading] = []
+    var keptReadAt: UInt64?
 
     init(rate: Int) {
         clock = EdgeClock(rate: rate)
