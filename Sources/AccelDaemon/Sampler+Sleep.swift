@@ -48,7 +48,9 @@ extension Sampler {
         let watching = asleepConfiguration(driver)
         do {
             publisher.release()
-            if keepsSamplesAsleep(driver) { try driver.apply(watching) } else { try driver.configure(watching) }
+            // At the same rate only the unit and the routing change: no
+            // turn-on, and a few transfers rather than the whole table.
+            if watching.rate == configuration.rate { try driver.apply(watching) } else { try driver.configure(watching) }
             try driver.resetWakeUp()
             // The unit fired on gravity while armed before its filter's
             // reset: that edge is queued on the line, and not motion.
@@ -102,8 +104,8 @@ extension Sampler {
             numbering = wake.numbering(keeping: pacing.kept.count, readAt: Double(readStart))
         } else {
             // Where the chip watched at this very rate it never stopped: no
-            // turn-on to wait for.
-            try driver.configure(configuration, waitingForTurnOn: driver.profile.wakeUpRate != configuration.rate)
+            // turn-on to wait for, and only the unit and the routing change.
+            if driver.profile.wakeUpRate == configuration.rate { try driver.apply(configuration) } else { try driver.configure(configuration) }
             numbering = wake.numbering(resumingAt: Double(time.nanoseconds))
         }
         if let numbering {
