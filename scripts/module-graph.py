@@ -4,9 +4,11 @@
 
   scripts/module-graph.py          print it, as the README shows it
   scripts/module-graph.py --check  fail unless the README shows exactly
-                                   this graph, and every target imports
-                                   what it declares and declares what it
-                                   imports (so no dependency is dead)
+                                   this graph and its layout table names
+                                   every folder under Sources/ and the
+                                   folders inside them, and every target
+                                   imports what it declares and declares
+                                   what it imports (so no dependency is dead)
 """
 import json
 import os
@@ -50,6 +52,28 @@ def imports(path):
     return found
 
 
+def layout_problems(readme):
+    """The README's layout table names every folder under Sources/ in a
+    row of its own, and every folder inside one (`Y/` in its row, or
+    `Sources/X/Y`); a C module's `include` is its layout, not a part."""
+    rows = dict(re.findall(r"^\| `(Sources/[^`]+)` \| (.*)\|$", readme, re.M))
+    problems = []
+    sources = os.path.join(ROOT, "Sources")
+    for folder in sorted(os.listdir(sources)):
+        if not os.path.isdir(os.path.join(sources, folder)):
+            continue
+        row = rows.get(f"Sources/{folder}")
+        if row is None:
+            problems.append(f"README.md's layout table has no row for Sources/{folder}: add one saying what it is")
+            continue
+        for inner in sorted(os.listdir(os.path.join(sources, folder))):
+            if inner == "include" or not os.path.isdir(os.path.join(sources, folder, inner)):
+                continue
+            if f"`{inner}/" not in row and f"Sources/{folder}/{inner}" not in readme:
+                problems.append(f"README.md's row for Sources/{folder} does not name its folder {inner}/: say what it holds")
+    return problems
+
+
 def main():
     all_targets = list(targets())
     lines = graph_lines(all_targets)
@@ -62,6 +86,7 @@ def main():
     block = re.search(r"<!-- module-graph -->\n```\n(.*?)```", readme, re.S)
     if not block or block.group(1).strip().splitlines() != lines:
         problems.append("README.md's module graph differs from Package.swift; replace the block after <!-- module-graph --> with:\n" + "\n".join(lines))
+    problems += layout_problems(readme)
     local = {name for name, *_ in all_targets}
     for name, kind, deps, path in all_targets:
         used = imports(path)
