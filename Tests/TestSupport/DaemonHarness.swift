@@ -129,6 +129,10 @@ public final class LineClient {
         guard ok == 0 else {
             let code = errno
             Glibc.close(fd)
+            // Swift runs deinit on an init that throws after every stored
+            // property was set: it must not close this number again, which
+            // by then may be another test's descriptor.
+            fd = -1
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
     }
