@@ -25,11 +25,11 @@ extension Sampler {
 
     /// A part with a FIFO (in stream mode whenever it samples: FIFOReader)
     /// goes on filling it while asleep: only the pin's routing and the
-    /// wake-up unit change, the rest stays as it runs. Not the six-axis
-    /// parts: their slope filter compares consecutive samples, so at the
-    /// configured rate a slow motion moves too little between two of them
-    /// (a 3 Hz, 0.5 g shake: 0.09 g a sample at 104 Hz, 0.36 g at 26 Hz);
-    /// they watch at the slow rate, their FIFO off.
+    /// wake-up unit change, the rest stays as it runs. Not where the unit
+    /// is on a slope filter (the LSM6DSL, LSM6DS3): it compares consecutive
+    /// samples, so at the configured rate a slow motion moves too little
+    /// between two of them (a 3 Hz, 0.5 g shake: 0.09 g a sample at 104 Hz,
+    /// 0.36 g at 26 Hz); those watch at the slow rate, their FIFO off.
     func keepsSamplesAsleep(_ driver: Accelerometer) -> Bool {
         driver.fifoWatermark > 0 && driver.profile.wakeUp?.filter == .highPass
     }
