@@ -21,11 +21,13 @@ extension ChipProfile {
                                      fifo: SixAxisFIFO, latchRegister: UInt8) -> ChipProfile {
         // The wake-up unit's registers (ChipProfile+WakeUp.swift): LIR is
         // TAP_CFG0's (0x56) on the LSM6DSO, TAP_CFG's (0x58) on the others.
-        // The LSM6DSO's high-pass for it: TAP_CFG0's SLOPE_FDS, CTRL8_XL's HPCF_XL.
-        let wakeUpBaseline: [(register: UInt8, value: UInt8)] = Set([latchRegister, 0x58, 0x5B, 0x5C, 0x5E, 0x5F] + (latchRegister == 0x56 ? [0x17] : []))
-            .sorted().map { ($0, 0x00) }
+        // Its high-pass filter: SLOPE_FDS beside LIR, and CTRL8_XL's HPCF_XL
+        // (3 bits on the LSM6DSO, 2 on the others).
+        let wakeUpBaseline: [(register: UInt8, value: UInt8)] = Set([0x17, latchRegister, 0x58, 0x5B, 0x5C, 0x5E, 0x5F]).sorted().map { ($0, 0x00) }
         let wakeUpRegisters = [clears(0x1B, "WAKE_UP_SRC")] + (latchRegister == 0x56 ? [rw(0x56, "TAP_CFG0", [("SLOPE_FDS", 0x10), ("LIR", 0x01)])] : []) + [
-            rw(0x58, latchRegister == 0x56 ? "TAP_CFG2" : "TAP_CFG", [("INTERRUPTS_ENABLE", 0x80)] + (latchRegister == 0x58 ? [("LIR", 0x01)] : [])),
+            rw(0x58, latchRegister == 0x56 ? "TAP_CFG2" : "TAP_CFG",
+               [("INTERRUPTS_ENABLE", 0x80)] + (latchRegister == 0x58 ? [("SLOPE_FDS", 0x10), ("LIR", 0x01)] : [])),
+            rw(0x17, "CTRL8_XL", [("HPCF_XL", latchRegister == 0x56 ? 0xE0 : 0x60)]),
             rw(0x5B, "WAKE_UP_THS", [("WK_THS", 0x3F)]), rw(0x5C, "WAKE_UP_DUR", [("WAKE_DUR", 0x60)]),
             rw(0x5E, "MD1_CFG", [("INT1_WU", 0x20)]), rw(0x5F, "MD2_CFG", [("INT2_WU", 0x20)]),
         ]
@@ -78,7 +80,7 @@ extension ChipProfile {
                                                   ("IF_INC", 0x04), ("SW_RESET", 0x01)]),
                 rw(0x13, "CTRL4_C"),
                 rw(0x14, "CTRL5_C", [("ST_G", 0x0C), ("ST_XL", 0x03)]),
-                rw(0x15, "CTRL6_C"), rw(0x16, "CTRL7_G"), rw(0x17, "CTRL8_XL", [("HPCF_XL", 0xE0)]), rw(0x18, "CTRL9_XL"), rw(0x19, "CTRL10_C"),
+                rw(0x15, "CTRL6_C"), rw(0x16, "CTRL7_G"), rw(0x18, "CTRL9_XL"), rw(0x19, "CTRL10_C"),
                 ro(0x1E, "STATUS_REG", [("TDA", 0x04), ("GDA", 0x02), ("XLDA", 0x01)]),
                 ro(0x20, "OUT_TEMP_L"), ro(0x21, "OUT_TEMP_H"),
             ] + ["X", "Y", "Z"].enumerated().flatMap { index, axis in

@@ -20,7 +20,8 @@ extension ChipProfile {
             /// A high-pass filter: its reference set by reading `filterReset`,
             /// or, without one, running all along (`filterSettings`).
             case highPass
-            /// Half the difference of consecutive samples (the LSM6DS's slope).
+            /// Half the difference of consecutive samples (the LSM6DS's slope,
+            /// which acceld does not use: see `lsm6ds`).
             case slope
         }
 
@@ -65,8 +66,11 @@ extension ChipProfile {
         case "LIS302DL": .lis302dl
         case "LIS331DLH", "LIS331HH", "H3LIS331DL": .lis331(ranges: ranges)
         case "LIS3DH", "LIS2DH12": .lis3dh
-        case "LSM6DSO": .lsm6dso(ranges: ranges)
-        case "LSM6DSL", "LSM6DS3": .lsm6ds(ranges: ranges, latch: Setting(Field(0x58, mask: 0x01), 1))
+        // SLOPE_FDS and HPCF_XL = ODR / 100: 100 in 3 bits on the LSM6DSO, 01 in 2 on the others.
+        case "LSM6DSO": .lsm6ds(ranges: ranges, latch: Setting(Field(0x56, mask: 0x01), 1),
+                                highPass: [Setting(Field(0x56, mask: 0x10), 1), Setting(Field(0x17, mask: 0xE0), 0b100)])
+        case "LSM6DSL", "LSM6DS3": .lsm6ds(ranges: ranges, latch: Setting(Field(0x58, mask: 0x01), 1),
+                                           highPass: [Setting(Field(0x58, mask: 0x10), 1), Setting(Field(0x17, mask: 0x60), 0b01)])
         default: nil
         }
     }
@@ -107,27 +111,19 @@ extension ChipProfile.WakeUp {
         source: 0x31, fired: 0x40, latch: Setting(Field(0x24, mask: 0x08), 1), filter: .highPass, filterReset: 0x26)
 
     /// WAKE_UP_THS (0x5B) WK_THS, full scale / 64 a step; WAKE_UP_DUR
-    /// (0x5C) WAKE_DUR; the slope filter (the default); the basic
-    /// interrupts on (0x58 bit 7: TAP_CFG2's or TAP_CFG's
-    /// INTERRUPTS_ENABLE); WAKE_UP_SRC (0x1B) WU_IA.
-    static func lsm6ds(ranges: [ChipProfile.Range], latch: ChipProfile.Setting) -> Self {
+    /// (0x5C) WAKE_DUR; the basic interrupts on (0x58 bit 7: TAP_CFG2's or
+    /// TAP_CFG's INTERRUPTS_ENABLE); WAKE_UP_SRC (0x1B) WU_IA. On the
+    /// high-pass filter (SLOPE_FDS) at ODR / 100 (CTRL8_XL's HPCF_XL), not
+    /// the slope, which compares consecutive samples and so, at a
+    /// configured rate of 104 Hz or more, would miss a slow motion: the
+    /// part keeps its rate (and its FIFO) while the board sleeps. The
+    /// filter has no reset register: every configure selects it
+    /// (`filterSettings`), so it has settled when the unit is armed.
+    static func lsm6ds(ranges: [ChipProfile.Range], latch: ChipProfile.Setting, highPass: [ChipProfile.Setting]) -> Self {
         Self(settings: [Setting(Field(0x58, mask: 0x80), 1), latch],
              threshold: Field(0x5B, mask: 0x3F), gPerStep: ranges.map { Double($0.fullScale) / 64 }, duration: Field(0x5C, mask: 0x60),
-             source: 0x1B, fired: 0x08, latch: latch, filter: .slope, filterReset: nil, axisBits: [0x04, 0x02, 0x01])
-    }
-
-    /// The LSM6DSO's unit as the others', but on its high-pass filter
-    /// (TAP_CFG0's SLOPE_FDS) at ODR / 100 (CTRL8_XL's HPCF_XL = 100):
-    /// the slope compares consecutive samples, so at a configured rate of
-    /// 104 Hz or more it would miss a slow motion, and the part keeps its
-    /// rate (and its FIFO) while the board sleeps. Selected by every
-    /// configure: the filter has no reset register, and runs all along.
-    static func lsm6dso(ranges: [ChipProfile.Range]) -> Self {
-        let unit = lsm6ds(ranges: ranges, latch: Setting(Field(0x56, mask: 0x01), 1))
-        return Self(settings: unit.settings, threshold: unit.threshold, gPerStep: unit.gPerStep, duration: unit.duration,
-                    source: unit.source, fired: unit.fired, latch: unit.latch, filter: .highPass, filterReset: nil,
-                    filterSettings: [Setting(Field(0x56, mask: 0x10), 1), Setting(Field(0x17, mask: 0xE0), 0b100)],
-                    highPassDivisor: 100, axisBits: unit.axisBits)
+             source: 0x1B, fired: 0x08, latch: latch, filter: .highPass, filterReset: nil,
+             filterSettings: highPass, highPassDivisor: 100, axisBits: [0x04, 0x02, 0x01])
     }
 }
 
