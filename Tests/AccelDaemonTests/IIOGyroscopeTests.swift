@@ -49,6 +49,10 @@ struct IIOGyroscopeTests {
         // 8.75 mdps a digit, rounded by the kernel to 153 nrad: ±287 dps in full.
         #expect(sampler.gyroscopeRange == 287)
         sampler.queue.async { sampler.start() }
+        // Stopped however the test ends (the #require below, stop is
+        // idempotent): a sampler left running would read through an
+        // unowned reference once the test has let go of it.
+        defer { sampler.queue.sync { sampler.stop(powerDown: true) } }
 
         let period: Int64 = 9_615_385, start: Int64 = 2_000_000_000
         let turning = (x: 1143, y: -2286, z: 3429)   // 10, -20, 30 dps
@@ -71,11 +75,14 @@ struct IIOGyroscopeTests {
     func alone() throws {
         let fake = FakeIIO()
         let paths = fake.paths
-        #expect(try IIODevice.find("lis3dh", paths: paths).gyroscopeCompanion() == nil)
-        let sampler = IIOSampler(connect: { rate in try IIOBuffer(device: try IIODevice.find("lis3dh", paths: paths), rate: rate) },
-                                 configuration: DeviceConfiguration(range: 2, rate: 100), settings: MotionSettings(), time: MonotonicTime())
-        try sampler.queue.sync { try sampler.open() }
-        #expect(sampler.gyroscopeRange == nil)
-        sampler.queue.sync { sampler.stop(powerDown: true) }
+        // Its last use is its paths: kept until the sampler is done, or its deinit could remove the tree first.
+        try withExtendedLifetime(fake) {
+            #expect(try IIODevice.find("lis3dh", paths: paths).gyroscopeCompanion() == nil)
+            let sampler = IIOSampler(connect: { rate in try IIOBuffer(device: try IIODevice.find("lis3dh", paths: paths), rate: rate) },
+                                     configuration: DeviceConfiguration(range: 2, rate: 100), settings: MotionSettings(), time: MonotonicTime())
+            try sampler.queue.sync { try sampler.open() }
+            #expect(sampler.gyroscopeRange == nil)
+            sampler.queue.sync { sampler.stop(powerDown: true) }
+        }
     }
 }

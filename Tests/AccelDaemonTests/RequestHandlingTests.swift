@@ -46,6 +46,7 @@ final class HubRig {
     /// Hangs up and connects again: `next` then reads the new connection.
     func reconnect() throws {
         close(client)
+        client = -1  // closed: deinit must not close the number again, which may be another's by then
         received = []
         client = try connectedClient(directory + "/s.sock")
     }
@@ -68,7 +69,7 @@ final class HubRig {
     }
 
     deinit {
-        close(client)
+        if client >= 0 { close(client) }
         hub.control.sync { [listener, hub] in
             listener.stop()
             hub.closeAll(saying: "the test is over")

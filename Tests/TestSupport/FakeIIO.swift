@@ -9,7 +9,10 @@ import Glibc
 /// A tree that mimics the kernel's IIO in sysfs, configfs, /dev and /proc
 /// for one accelerometer on I2C (`1-0018`), as a driver like st_accel
 /// shows it, with a FIFO for its node: the test writes scans into it as
-/// the kernel would hand them over.
+/// the kernel would hand them over. The one that made the tree removes it
+/// in its deinit, which Swift may run right after the object's last use:
+/// a test whose last use of it comes before the code under test is done
+/// keeps it with `withExtendedLifetime`.
 public final class FakeIIO {
     public let root: String
     public let paths: IIOPaths
@@ -88,12 +91,14 @@ public final class FakeIIO {
         _ = FileManager.default.createFile(atPath: path, contents: Data((value + "\n").utf8))
     }
 
-    /// The node, a FIFO held open for writing by the test.
+    /// The node, a FIFO held open for writing by the test (close-on-exec:
+    /// an acceld another test spawns must not hold it open, or an unplug
+    /// would never reach the reader as end of file).
     public func plug() {
         let node = "\(paths.dev)/\(id)"
         unlink(node)
         mkfifo(node, 0o600)
-        writer = open(node, O_RDWR | O_NONBLOCK)
+        writer = open(node, O_RDWR | O_NONBLOCK | O_CLOEXEC)
     }
 
     /// The device goes away: its node reads end-of-file and its folder goes.

@@ -40,7 +40,7 @@ public final class IIOBuffer {
         self.device = device
         self.sensor = sensor
         let elements = "scan_elements"
-        guard listDirectory("\(device.directory)/\(elements)").contains("in_\(sensor.rawValue)_x_en") else { throw IIOError.noBuffer(device: device.description) }
+        guard listDirectory("\(device.directory)/\(elements)")?.contains("in_\(sensor.rawValue)_x_en") == true else { throw IIOError.noBuffer(device: device.description) }
         scale = Vector3(try device.scale("x", of: sensor), try device.scale("y", of: sensor), try device.scale("z", of: sensor)) * (1 / sensor.unit)
         offset = Vector3(device.offset("x", of: sensor), device.offset("y", of: sensor), device.offset("z", of: sensor))
         mountMatrix = try device.mountMatrix(of: sensor)
@@ -74,7 +74,11 @@ public final class IIOBuffer {
     private static func enableChannels(_ device: IIODevice, _ sensor: IIOSensor) throws -> (IIOScanLayout, [IIOScanLayout.Element], IIOScanLayout.Element) {
         if device.attribute("buffer/enable") == "1" { try device.write("buffer/enable", "0") }
         let wanted = ["x", "y", "z"].map { "in_\(sensor.rawValue)_\($0)" } + ["in_timestamp"]
-        for file in listDirectory("\(device.directory)/scan_elements") where file.hasSuffix("_en") {
+        // A listing cut short would leave channels as they were: said, not skipped.
+        guard let files = listDirectory("\(device.directory)/scan_elements") else {
+            throw IIOError.io(device: device.description, what: "listing scan_elements", errno: errno)
+        }
+        for file in files where file.hasSuffix("_en") {
             let channel = String(file.dropLast(3))
             let on = wanted.contains(channel)
             if device.attribute("scan_elements/\(file)") != (on ? "1" : "0") { try device.write("scan_elements/\(file)", on ? "1" : "0") }
@@ -152,9 +156,9 @@ public final class IIOBuffer {
 
     /// Who holds the device's node open, from /proc/*/fd.
     static func holder(of device: IIODevice) -> String {
-        for pid in listDirectory(device.paths.proc) where Int(pid) != nil {
+        for pid in listDirectory(device.paths.proc) ?? [] where Int(pid) != nil {
             let fds = "\(device.paths.proc)/\(pid)/fd"
-            for fd in listDirectory(fds) where resolvedLink("\(fds)/\(fd)") == device.node {
+            for fd in listDirectory(fds) ?? [] where resolvedLink("\(fds)/\(fd)") == device.node {
                 let command = readAttribute("\(device.paths.proc)/\(pid)/comm") ?? "?"
                 return "\(command) (PID \(pid))"
             }

@@ -47,7 +47,7 @@ public struct IIODevice: Sendable, Equatable, CustomStringConvertible {
 
     /// Every IIO device, in number order.
     public static func all(paths: IIOPaths = IIOPaths()) -> [IIODevice] {
-        listDirectory(paths.devices).filter { $0.hasPrefix("iio:device") }
+        (listDirectory(paths.devices) ?? []).filter { $0.hasPrefix("iio:device") }
             .sorted { (Int($0.dropFirst(10)) ?? 0) < (Int($1.dropFirst(10)) ?? 0) }
             .compactMap { IIODevice(id: $0, paths: paths) }
     }
@@ -81,8 +81,13 @@ public struct IIODevice: Sendable, Equatable, CustomStringConvertible {
 
     public func attribute(_ name: String) -> String? { readAttribute("\(directory)/\(name)") }
 
-    /// The first of `names` that exists (per-axis before shared, as the ABI allows both).
-    public func attribute(firstOf names: [String]) -> String? { names.lazy.compactMap(attribute).first }
+    /// The first of `names` that exists (per-axis before shared, as the ABI
+    /// allows both), each read once: a device unplugged between two reads
+    /// of the same file is an absent attribute, never a crash.
+    public func attribute(firstOf names: [String]) -> String? {
+        for name in names { if let value = attribute(name) { return value } }
+        return nil
+    }
 
     public func write(_ name: String, _ value: String) throws(IIOError) {
         let path = "\(directory)/\(name)"
@@ -95,7 +100,7 @@ public struct IIODevice: Sendable, Equatable, CustomStringConvertible {
 
     /// The `in_*` channels it has (for messages).
     public var channels: [String] {
-        Set(listDirectory(directory).compactMap { file -> String? in
+        Set((listDirectory(directory) ?? []).compactMap { file -> String? in
             guard file.hasPrefix("in_"), file.hasSuffix("_raw") || file.hasSuffix("_input") else { return nil }
             return String(file.dropFirst(3).prefix { $0 != "_" })
         }).sorted()
@@ -204,15 +209,18 @@ func readAttribute(_ path: String) -> String? {
     return Substring(text.filter { $0 != "\n" }).trimmingCharacters()
 }
 
-func listDirectory(_ path: String) -> [String] {
-    guard let directory = opendir(path) else { return [] }
+/// The names in a directory; nil when it cannot be opened or read to
+/// its end (readdir's nil with errno set), never a short list.
+func listDirectory(_ path: String) -> [String]? {
+    guard let directory = opendir(path) else { return nil }
     defer { closedir(directory) }
     var names: [String] = []
-    while let entry = readdir(directory) {
+    while true {
+        errno = 0
+        guard let entry = readdir(directory) else { return errno == 0 ? names : nil }
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
         if name != "." && name != ".." { names.append(name) }
     }
-    return names
 }
 
 /// The last component of a symbolic link's target.

@@ -9,7 +9,7 @@ import Glibc
 public enum IIOTriggers {
     /// Every trigger: its sysfs folder name and its `name`.
     static func all(paths: IIOPaths) -> [(folder: String, name: String)] {
-        listDirectory(paths.devices).filter { $0.hasPrefix("trigger") }.sorted().compactMap { folder in
+        (listDirectory(paths.devices) ?? []).filter { $0.hasPrefix("trigger") }.sorted().compactMap { folder in
             readAttribute("\(paths.devices)/\(folder)/name").map { (folder, $0) }
         }
     }

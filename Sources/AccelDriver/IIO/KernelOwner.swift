@@ -14,7 +14,7 @@ public struct KernelOwner: Sendable, Equatable {
         guard readAttribute("\(folder)/name") != nil else { return nil }
         self.client = client
         driver = linkName("\(folder)/driver")
-        iio = listDirectory(folder).first { $0.hasPrefix("iio:device") }.flatMap { IIODevice(id: $0, paths: iioPaths) }
+        iio = listDirectory(folder)?.first { $0.hasPrefix("iio:device") }.flatMap { IIODevice(id: $0, paths: iioPaths) }
     }
 
     /// What to do: read it through IIO, or unbind the driver.
