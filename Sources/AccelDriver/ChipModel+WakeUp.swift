@@ -6,9 +6,11 @@ import AccelCore
 // filter, against the threshold on every axis (OR); fired once that held
 // for DURATION + 1 samples; latched until the source register is read.
 // The high-pass filter is first order with the part's cut-off (ODR / 48,
-// the LIS parts' first coefficient; ODR / 100 on the LSM6DSO); its
+// the LIS parts' first coefficient; ODR / 100 on the six-axis parts); its
 // reference is set by reading the filter's reset register, or, where the
-// part has none, it runs on every sample while selected. Not modelled: the units' other uses (AND,
+// part has none, it runs on every sample while selected. (The slope
+// filter is modelled too, though no part in the table uses it now.)
+// Not modelled: the units' other uses (AND,
 // low events, free fall), 6D, the LSM6DS's sleep / inactivity.
 extension ChipModel {
     struct WakeUnit {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Each part's wake-up (motion) unit, as data: the chip watches for motion
-// itself at a low rate and raises a pin, so that acceld can stop reading
-// while the board is still. acceld arms it one way on every part: a high
-// event on any axis (OR), of the acceleration with gravity filtered out
-// (the high-pass filter on the unit's path, or the six-axis parts' slope
-// filter), latched until the source register is read. Facts from the
+// itself and raises a pin, so that acceld can stop reading while the
+// board is still. acceld arms it one way on every part: a high event on
+// any axis (OR), of the acceleration with gravity taken out by the
+// high-pass filter on the unit's path, latched until the source register
+// is read. Facts from the
 // datasheets (LIS302DL FF_WU_1, LIS331DLH / LIS3DH INT1_CFG "IA1",
 // LSM6DSO / LSM6DSL WAKE_UP_THS) and ST's application notes on wake-up
 // (AN3308 for the LIS3DH, AN5192 for the LSM6DSO); docs/DRIVER.md cites them.
