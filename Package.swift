@@ -46,6 +46,13 @@ let package = Package(
         .target(name: "AccelDriver", dependencies: ["AccelCore", "CI2C", "CGPIO"]),
         // The pure pipeline: filters, attitude, detectors. No I/O.
         .target(name: "AccelMotion", dependencies: ["AccelCore"]),
+        // KissFFT (Debian: libkissfft-dev, BSD-3-Clause; FFTW is GPL): the
+        // vibration module's transforms. No pkgConfig: SwiftPM refuses the
+        // -D its .pc file adds, and the shim defines the same itself.
+        .systemLibrary(name: "CKissFFT"),
+        // Machines' vibration: windows, spectra, condition figures, ISO
+        // velocity zones, envelope, bearing orders, machine state. No I/O.
+        .target(name: "AccelVibration", dependencies: ["AccelCore", "CKissFFT"]),
         // Every message on the socket, both ways, as types that encode and decode.
         .target(name: "AccelProtocol", dependencies: ["AccelCore", "AccelMotion"]),
         // Core Motion for acceld's clients: MotionManager, push, pull,
@@ -138,6 +145,7 @@ let package = Package(
     ] + examples + [
         .testTarget(name: "AccelDriverTests", dependencies: ["AccelCore", "AccelDriver"]),
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelCore", "AccelMotion"]),
+        .testTarget(name: "AccelVibrationTests", dependencies: ["AccelCore", "AccelDriver", "AccelVibration"]),
         .testTarget(name: "AccelProtocolTests", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol", "TestSupport"]),
         // Test helper: rewrites a calibration file until killed (crash-safety test).
         .executableTarget(name: "calibration-writer", dependencies: ["AccelCore", "AccelDriver", "AccelConfiguration"], path: "Tests/Helpers/calibration-writer"),

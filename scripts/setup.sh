@@ -9,7 +9,7 @@ as_root=""
 [ "$(id -u)" -eq 0 ] || as_root="sudo"
 
 # libsystemd-dev: sd-bus, for acceld-sensorproxy (Sources/CSystemd).
-packages=(libi2c-dev libmosquitto-dev libsystemd-dev "$@")
+packages=(libi2c-dev libmosquitto-dev libsystemd-dev libkissfft-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

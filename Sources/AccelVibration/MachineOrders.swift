@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A rolling bearing's four defect frequencies as multiples of the shaft's
+/// (orders): outer race (BPFO), inner race (BPFI), rolling element spin
+/// (BSF) and cage (FTF). From the bearing's datasheet, or from its geometry.
+public struct BearingFactors: Sendable, Equatable {
+    public var bpfo: Double
+    public var bpfi: Double
+    public var bsf: Double
+    public var ftf: Double
+
+    public init(bpfo: Double, bpfi: Double, bsf: Double, ftf: Double) {
+        self.bpfo = bpfo
+        self.bpfi = bpfi
+        self.bsf = bsf
+        self.ftf = ftf
+    }
+
+    /// The textbook kinematics for `elements` rolling elements of diameter
+    /// `rollerDiameter` on a pitch circle of `pitchDiameter` (any one
+    /// unit), at `contactAngle` degrees, the outer race still:
+    /// BPFO = n/2 (1 − d/D cos φ), BPFI = n/2 (1 + d/D cos φ),
+    /// BSF = D/(2d) (1 − (d/D cos φ)²), FTF = ½ (1 − d/D cos φ).
+    public init(elements: Int, rollerDiameter: Double, pitchDiameter: Double, contactAngle: Double = 0) {
+        let ratio = rollerDiameter / pitchDiameter * cos(contactAngle * .pi / 180)
+        let half = Double(elements) / 2
+        self.init(
+            bpfo: half * (1 - ratio),
+            bpfi: half * (1 + ratio),
+            bsf: pitchDiameter / (2 * rollerDiameter) * (1 - ratio * ratio),
+            ftf: 0.5 * (1 - ratio)
+        )
+    }
+
+    /// Each defect's name and order.
+    public var named: [(name: String, order: Double)] {
+        [("bpfo", bpfo), ("bpfi", bpfi), ("bsf", bsf), ("ftf", ftf)]
+    }
+}
+
+/// The frequencies a machine's configuration names: its shaft's, and the
+/// bearing's defects at that shaft's speed.
+public struct MachineOrders: Sendable, Equatable {
+    /// The shaft's turning frequency, Hz.
+    public var shaft: Double
+    public var bearing: BearingFactors?
+    /// Harmonics looked at for each: 1× up to this.
+    public var harmonics: Int
+
+    public init(shaft: Double, bearing: BearingFactors? = nil, harmonics: Int = 3) {
+        self.shaft = shaft
+        self.bearing = bearing
+        self.harmonics = harmonics
+    }
+
+    /// Every named frequency, 1×: "shaft" first, then the bearing's.
+    public var frequencies: [(name: String, frequency: Double)] {
+        [("shaft", shaft)] + (bearing?.named.map { ($0.name, $0.order * shaft) } ?? [])
+    }
+}
+
+/// What a spectrum shows at one named frequency and its harmonics.
+public struct OrderReading: Sendable, Equatable {
+    public var name: String
+    /// The configured frequency, Hz (1×).
+    public var frequency: Double
+    /// The line found near each harmonic (1×, 2×, ...), nil where the
+    /// spectrum has none (a harmonic above the Nyquist frequency, or no
+    /// local maximum within the tolerance).
+    public var harmonics: [SpectralPeak?]
+
+    /// The 1× line's amplitude, 0 when there is none.
+    public var amplitude: Double { harmonics.first.flatMap { $0?.amplitude } ?? 0 }
+}
+
+extension MachineOrders {
+    /// The lines in `spectrum` at each named frequency's harmonics, within
+    /// `tolerance` (a fraction: the shaft's speed is never exactly the
+    /// nameplate's, and a motor slips 1 to 5 %).
+    public func readings(in spectrum: Spectrum, tolerance: Double) -> [OrderReading] {
+        frequencies.map { name, frequency in
+            let lines = (1...max(1, harmonics)).map { h -> SpectralPeak? in
+                let target = frequency * Double(h)
+                guard target < spectrum.nyquist else { return nil }
+                return spectrum.line(near: target, tolerance: tolerance)
+            }
+            return OrderReading(name: name, frequency: frequency, harmonics: lines)
+        }
+    }
+
+    /// The shaft's frequency estimated without a tachometer: the strongest
+    /// line in `range` (Hz) of `spectrum`, where a machine's running speed
+    /// usually shows as its largest low line (unbalance).
+    public static func estimateShaft(in spectrum: Spectrum, range: ClosedRange<Double>) -> Double? {
+        spectrum.peaks(count: 1, in: range).first?.frequency
+    }
+}

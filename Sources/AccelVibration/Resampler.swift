@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Changes a recording's rate to a part's, as the part's own anti-aliasing
+/// filter and sampling would: a windowed-sinc low-pass at 40 % of the lower
+/// rate (Blackman window, 24 zero crossings each side: below −70 dB from
+/// 50 % of it), evaluated at each output instant. Taking every n-th sample
+/// instead folds what lies above the new Nyquist frequency (a bearing's
+/// resonance at 48 kHz) into the band.
+///
+/// Written here rather than taken from libsamplerate: it is 40 lines, runs
+/// only offline (replay, benchmarks, tests), and keeps the C libraries to
+/// the ones the project already takes from Debian.
+public enum Resampler {
+    public static let zeroCrossings = 24.0
+    public static let cutoffFraction = 0.4
+
+    /// `values` taken at `rate`, as if sampled at `newRate`; the first
+    /// output is at the first input's instant.
+    public static func resample(_ values: [Double], from rate: Double, to newRate: Double) -> [Double] {
+        guard !values.isEmpty, rate != newRate else { return values }
+        let cutoff = cutoffFraction * min(rate, newRate)
+        let reach = zeroCrossings / (2 * cutoff)  // seconds either side
+        let span = Int((reach * rate).rounded(.up))
+        let count = Int((Double(values.count) / rate * newRate).rounded(.down))
+        var output = [Double](repeating: 0, count: count)
+        for j in 0..<count {
+            let instant = Double(j) / newRate * rate  // in input samples
+            let centre = Int(instant.rounded(.down))
+            var sum = 0.0, weights = 0.0
+            for n in max(0, centre - span)...min(values.count - 1, centre + span) {
+                let t = (instant - Double(n)) / rate
+                guard abs(t) < reach else { continue }
+                let w = kernel(t, cutoff: cutoff, reach: reach)
+                sum += values[n] * w
+                weights += w
+            }
+            output[j] = weights != 0 ? sum / weights : 0
+        }
+        return output
+    }
+
+    /// The low-pass's impulse response at `t` seconds: sinc × Blackman.
+    static func kernel(_ t: Double, cutoff: Double, reach: Double) -> Double {
+        let x = 2 * cutoff * t
+        let sinc = abs(x) < 1e-12 ? 1 : sin(.pi * x) / (.pi * x)
+        let phase = .pi * (t / reach + 1)  // 0 ... 2π across the kernel
+        return sinc * (0.42 - 0.5 * cos(phase) + 0.08 * cos(2 * phase))
+    }
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+
+/// One axis's figures over a window.
+public struct AxisVibration: Sendable, Equatable {
+    public var waveform: WaveformFigures
+    /// Velocity RMS over the report's band, mm/s.
+    public var velocity: Double
+    /// The axis's strongest line, nil in a window without one.
+    public var dominant: SpectralPeak?
+}
+
+/// Everything one window says: the figures per axis and for the vector,
+/// the strongest lines, the envelope's, the configured orders, the
+/// machine's state.
+public struct VibrationReport: Sendable {
+    /// Time of the window's first sample, s (the samples' clock).
+    public var start: Double
+    public var duration: Double
+    public var rate: Double
+    public var axes: [AxisVibration]
+    public var vector: VectorFigures
+    /// The vector's velocity RMS, mm/s: the axes' summed in power.
+    public var velocity: Double
+    public var velocityBand: ClosedRange<Double>
+    /// The ISO zone, when the settings name a machine class.
+    public var zone: SeverityZone?
+    public var peaks: [SpectralPeak]
+    public var envelopePeaks: [SpectralPeak]
+    public var envelopeBand: ClosedRange<Double>
+    /// The shaft's frequency this window used (configured or estimated).
+    public var shaft: Double?
+    public var orders: [OrderReading]
+    public var envelopeOrders: [OrderReading]
+    /// A sample reached the part's range: the figures understate the truth.
+    public var clipped: Bool
+    public var state: MachineState
+    public var transition: MachineTransition?
+    /// The vector's spectrum and its envelope's, for clients that ask.
+    public var spectrum: Spectrum
+    public var envelopeSpectrum: Spectrum
+}
+
+/// Windows a stream of samples and analyses each: fed one sample at a
+/// time, it returns a report every hop (the window less its overlap).
+/// Pure: no clock, no I/O; the caller's samples carry the time.
+public final class VibrationAnalyzer {
+    public let settings: VibrationSettings
+    public let rate: Double
+    public let count: Int
+    public let hop: Int
+    private let fft: RealFFT
+    private let window: HannWindow
+    private let envelope: EnvelopeAnalyzer
+    private var tracker: MachineStateTracker
+    private var x: [Double] = [], y: [Double] = [], z: [Double] = [], times: [Double] = []
+
+    public init(settings: VibrationSettings, rate: Double) throws(VibrationSettingsError) {
+        try settings.validate(rate: rate)
+        self.settings = settings
+        self.rate = rate
+        count = settings.samplesPerWindow(rate: rate)
+        hop = max(1, Int((Double(count) * (1 - settings.overlap)).rounded()))
+        fft = RealFFT(count: count)
+        window = HannWindow(count: count)
+        envelope = EnvelopeAnalyzer(count: count, rate: rate, band: settings.envelopeBand(rate: rate))
+        tracker = MachineStateTracker(settings: settings.state)
+        for buffer in [\VibrationAnalyzer.x, \.y, \.z, \.times] { self[keyPath: buffer].reserveCapacity(count) }
+    }
+
+    /// Adds a sample (g) taken at `time`; the report of the window it
+    /// completes, if it completes one.
+    public func append(_ g: Vector3, at time: Double) -> VibrationReport? {
+        x.append(g.x)
+        y.append(g.y)
+        z.append(g.z)
+        times.append(time)
+        guard x.count == count else { return nil }
+        let report = analyse()
+        x.removeFirst(hop)
+        y.removeFirst(hop)
+        z.removeFirst(hop)
+        times.removeFirst(hop)
+        return report
+    }
+
+    /// Forgets a partial window: after a gap in the samples, a window
+    /// across it would be a lie.
+    public func reset() {
+        x.removeAll(keepingCapacity: true)
+        y.removeAll(keepingCapacity: true)
+        z.removeAll(keepingCapacity: true)
+        times.removeAll(keepingCapacity: true)
+    }
+
+    private func analyse() -> VibrationReport {
+        let axes = [x, y, z]
+        let spectra = axes.map { Spectrum($0, rate: rate, window: window, fft: fft) }
+        let waveforms = axes.map { WaveformFigures($0) }
+        let band = settings.velocityBand(rate: rate)
+        let scanned = settings.velocityBand.lowerBound...(rate / 2)
+        let axisFigures = zip(waveforms, spectra).map { waveform, spectrum in
+            AxisVibration(
+                waveform: waveform,
+                velocity: VelocitySeverity.rms(spectrum, band: band),
+                dominant: spectrum.peaks(count: 1, in: scanned).first
+            )
+        }
+        let vectorSpectrum = Spectrum.sum(spectra)
+        let envelopeSpectrum = Spectrum.sum(axes.map { envelope.spectrum($0) })
+        let velocity = VelocitySeverity.rms(vectorSpectrum, band: band)
+        let vector = VectorFigures(x: x, y: y, z: z, means: (waveforms[0].mean, waveforms[1].mean, waveforms[2].mean))
+        let shaft = shaftFrequency(in: vectorSpectrum)
+        let orders = shaft.map { MachineOrders(shaft: $0, bearing: settings.bearing, harmonics: settings.harmonics) }
+        let start = times[0]
+        let transition = tracker.update(rms: vector.rms, time: start)
+        return VibrationReport(
+            start: start,
+            duration: Double(count) / rate,
+            rate: rate,
+            axes: axisFigures,
+            vector: vector,
+            velocity: velocity,
+            velocityBand: band,
+            zone: settings.machineClass?.zone(velocity: velocity),
+            peaks: vectorSpectrum.peaks(count: settings.peaks, in: scanned),
+            envelopePeaks: envelopeSpectrum.peaks(count: settings.peaks, in: (2 * envelopeSpectrum.binWidth)...(envelope.band.upperBound - envelope.band.lowerBound)),
+            envelopeBand: envelope.band,
+            shaft: shaft,
+            orders: orders?.readings(in: vectorSpectrum, tolerance: settings.tolerance) ?? [],
+            envelopeOrders: orders?.readings(in: envelopeSpectrum, tolerance: settings.tolerance) ?? [],
+            clipped: isClipped(axes),
+            state: tracker.state,
+            transition: transition,
+            spectrum: vectorSpectrum,
+            envelopeSpectrum: envelopeSpectrum
+        )
+    }
+
+    private func shaftFrequency(in spectrum: Spectrum) -> Double? {
+        switch settings.shaft {
+        case .fixed(let hertz): return hertz
+        case .estimated(let range): return MachineOrders.estimateShaft(in: spectrum, range: range)
+        case nil: return nil
+        }
+    }
+
+    /// A sample within a digit or two of the range's end: the part clipped.
+    private func isClipped(_ axes: [[Double]]) -> Bool {
+        guard let fullScale = settings.fullScale else { return false }
+        let limit = fullScale * 0.998
+        return axes.contains { $0.contains { abs($0) >= limit } }
+    }
+}

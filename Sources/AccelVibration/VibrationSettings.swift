@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// How the shaft's frequency is known: configured, or estimated in each
+/// window as the strongest line within a range.
+public enum ShaftSpeed: Sendable, Equatable {
+    case fixed(Double)
+    case estimated(ClosedRange<Double>)
+}
+
+/// What one analysis does: its windows, its bands, what it looks for.
+public struct VibrationSettings: Sendable, Equatable {
+    /// Window length, seconds.
+    public var window: Double = 1
+    /// Fraction of a window shared with the next (0.5: a report every half
+    /// window).
+    public var overlap: Double = 0.5
+    /// Strongest lines reported from the spectrum and the envelope's.
+    public var peaks: Int = 5
+    /// The band of the velocity RMS, Hz; cut at the Nyquist frequency when
+    /// the rate is lower than twice its top (the report says which band).
+    public var velocityBand: ClosedRange<Double> = VelocitySeverity.band
+    /// The envelope's band-pass, Hz; nil: 7.5 % to 45 % of the rate (500 to
+    /// 3,000 Hz at 6,660 Hz), where a bearing's resonances ring on most
+    /// small machines and below the part's anti-aliasing roll-off.
+    public var envelopeBand: ClosedRange<Double>?
+    /// The class whose ISO zones the velocity is judged against; nil: no zone.
+    public var machineClass: MachineClass?
+    public var shaft: ShaftSpeed?
+    public var bearing: BearingFactors?
+    public var harmonics: Int = 3
+    /// How far (a fraction) a line may sit from a configured frequency.
+    public var tolerance: Double = 0.03
+    /// The part's range, g: a window with a sample at its end is flagged
+    /// clipped. nil: never flagged.
+    public var fullScale: Double?
+    public var state = MachineStateSettings()
+
+    public init() {}
+
+    /// The envelope's band at `rate`.
+    public func envelopeBand(rate: Double) -> ClosedRange<Double> {
+        envelopeBand ?? (0.075 * rate)...(0.45 * rate)
+    }
+
+    /// The velocity's band at `rate`.
+    public func velocityBand(rate: Double) -> ClosedRange<Double> {
+        velocityBand.lowerBound...min(velocityBand.upperBound, rate / 2)
+    }
+
+    /// Samples in a window at `rate`: even, as the real transform needs.
+    public func samplesPerWindow(rate: Double) -> Int { Int(window * rate) / 2 * 2 }
+
+    /// Checks the settings against `rate`; each error names the limit.
+    public func validate(rate: Double) throws(VibrationSettingsError) {
+        let nyquist = rate / 2
+        let lowest = velocityBand.lowerBound
+        guard window * lowest >= 3 else {
+            throw .windowTooShort(window: window, lowest: lowest, needed: 3 / lowest)
+        }
+        guard samplesPerWindow(rate: rate) >= 16 else { throw .windowTooShort(window: window, lowest: lowest, needed: 16 / rate) }
+        guard (0...0.9).contains(overlap) else { throw .overlap(overlap) }
+        guard lowest < nyquist else { throw .bandAboveNyquist(name: "velocity band", band: velocityBand, nyquist: nyquist) }
+        if let band = envelopeBand, band.upperBound > nyquist || band.lowerBound <= 0 {
+            throw .bandAboveNyquist(name: "envelope band", band: band, nyquist: nyquist)
+        }
+        if bearing != nil && shaft == nil { throw .ordersWithoutShaft }
+        if case .fixed(let hertz) = shaft, !(hertz > 0 && hertz < nyquist) {
+            throw .bandAboveNyquist(name: "shaft", band: hertz...hertz, nyquist: nyquist)
+        }
+        guard (1...10).contains(harmonics) else { throw .harmonics(harmonics) }
+        guard (0.001...0.2).contains(tolerance) else { throw .tolerance(tolerance) }
+    }
+}
+
+/// What is wrong with an analysis's settings, and what to do.
+public enum VibrationSettingsError: Error, Equatable, CustomStringConvertible {
+    case windowTooShort(window: Double, lowest: Double, needed: Double)
+    case overlap(Double)
+    case bandAboveNyquist(name: String, band: ClosedRange<Double>, nyquist: Double)
+    case ordersWithoutShaft
+    case harmonics(Int)
+    case tolerance(Double)
+
+    public var description: String {
+        switch self {
+        case .windowTooShort(let window, let lowest, let needed):
+            return "a \(window) s window holds fewer than 3 periods of \(lowest) Hz, the band's lowest: use a window of at least \(needed) s"
+        case .overlap(let overlap):
+            return "overlap \(overlap) is outside 0 to 0.9: it is the fraction of a window shared with the next"
+        case .bandAboveNyquist(let name, let band, let nyquist):
+            return "the \(name) (\(band.lowerBound) to \(band.upperBound) Hz) reaches above \(nyquist) Hz, half the rate: lower it or raise the rate"
+        case .ordersWithoutShaft:
+            return "bearing orders need the shaft's frequency: set shaft = HZ, or shaft = auto LOW-HIGH to estimate it"
+        case .harmonics(let count):
+            return "harmonics \(count) is outside 1 to 10"
+        case .tolerance(let tolerance):
+            return "order tolerance \(tolerance) is outside 0.001 to 0.2 (a fraction of the frequency)"
+        }
+    }
+}
