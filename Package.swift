@@ -111,7 +111,7 @@ let package = Package(
         ),
         // The detectors' regression table on the development recordings
         // (accel-bench signal, and the tests that hold its targets).
-        .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration"]),
+        .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelVibration"]),
         // Bring-up and client logic for accelctl: probe, dump, calibration,
         // rate, plots, the terminal view.
         .target(name: "AccelTools", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol"]),
@@ -135,7 +135,7 @@ let package = Package(
             name: "accel-bench",
             dependencies: [
                 "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelDaemon",
-                "AccelEvaluation",
+                "AccelEvaluation", "AccelVibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -145,7 +145,7 @@ let package = Package(
     ] + examples + [
         .testTarget(name: "AccelDriverTests", dependencies: ["AccelCore", "AccelDriver"]),
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelCore", "AccelMotion"]),
-        .testTarget(name: "AccelVibrationTests", dependencies: ["AccelCore", "AccelDriver", "AccelVibration"]),
+        .testTarget(name: "AccelVibrationTests", dependencies: ["AccelCore", "AccelDriver", "AccelEvaluation", "AccelVibration"]),
         .testTarget(name: "AccelProtocolTests", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol", "TestSupport"]),
         // Test helper: rewrites a calibration file until killed (crash-safety test).
         .executableTarget(name: "calibration-writer", dependencies: ["AccelCore", "AccelDriver", "AccelConfiguration"], path: "Tests/Helpers/calibration-writer"),

@@ -17,7 +17,7 @@ struct AccelBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accel-bench",
         abstract: "Measure acceld's pipeline, replay, bus efficiency and behaviour under client load.",
-        subcommands: [Pipeline.self, ReplaySpeed.self, Bus.self, Load.self, Floor.self, Signal.self]
+        subcommands: [Pipeline.self, ReplaySpeed.self, Bus.self, Load.self, Floor.self, Signal.self, Vibration.self]
     )
 }
 

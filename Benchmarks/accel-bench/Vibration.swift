@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelDriver
+import AccelEvaluation
+import AccelVibration
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The vibration analysis's targets (issue 37), printed: lines and velocity
+/// on synthetic signals, the real recordings' bearing defects and motor
+/// line, and the analysis's speed.
+struct Vibration: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The vibration analysis: synthetic lines and velocity, the recordings' bearing defects and motor line (../shared/data/vibration), and throughput.")
+
+    @Option(help: ArgumentHelp("The development recordings.", valueName: "dir"))
+    var data = "../shared/data"
+
+    @Option(help: "Seconds of samples per throughput run.")
+    var seconds = 60.0
+
+    @Option(help: "Throughput runs; the median is reported.")
+    var runs = 5
+
+    func run() throws {
+        try lines()
+        velocity()
+        try recordings()
+        try throughput()
+    }
+
+    /// Lines between bins, through the chip model's LIS3DH at 1,344 Hz.
+    private func lines() throws {
+        print("| line | found | error (bins) | amplitude error |")
+        print("|---|---|---|---|")
+        let rate = 1_344.0
+        var worstBins = 0.0, worstAmplitude = 0.0
+        for frequency in [23.37, 50.5, 121.59, 333.25, 600.8] {
+            let motion = VibrationMotion(lines: [.init(frequency: frequency, amplitude: 0.3)])
+            let samples = try modelSamples(motion, rate: rate, seconds: 1.01)
+            let report = try VibrationEvaluation.analyse(samples, rate: rate, settings: VibrationSettings()).first!
+            let line = report.peaks[0]
+            let bins = (line.frequency - frequency) / report.spectrum.binWidth
+            let amplitude = line.amplitude / 0.3 - 1
+            worstBins = max(worstBins, abs(bins))
+            worstAmplitude = max(worstAmplitude, abs(amplitude))
+            print("| \(fixed(frequency, 2)) Hz, 0.3 g | \(fixed(line.frequency, 2)) Hz, \(fixed(line.amplitude, 4)) g | \(fixed(bins, 3)) | \(fixed(amplitude * 100, 2)) % |")
+        }
+        print("lines on the chip model (LIS3DH, 1,344 Hz, ±16 g): worst \(fixed(worstBins, 3)) bin, \(fixed(worstAmplitude * 100, 2)) % in amplitude; targets ½ bin, 1 %\n")
+    }
+
+    private func velocity() {
+        let rate = 6_660.0
+        func reading(_ lines: [(Double, Double)]) -> Double {
+            // Each line's acceleration amplitude (g) for its velocity RMS (mm/s).
+            let amplitudes = lines.map { hertz, mmps in mmps * 2.0.squareRoot() * 2 * Double.pi * hertz / 9_806.65 }
+            let values = (0..<Int(rate)).map { i -> Double in
+                var sum = 1.0
+                for (line, amplitude) in zip(lines, amplitudes) { sum += amplitude * sin(2 * Double.pi * line.0 * Double(i) / rate) }
+                return sum
+            }
+            return VelocitySeverity.rms(Spectrum(values, rate: rate, window: HannWindow(count: values.count), fft: RealFFT(count: values.count)))
+        }
+        let single = reading([(50, 10)]), mixture = reading([(29.95, 6), (148.3, 8)])
+        print("velocity RMS: 10 mm/s at 50 Hz reads \(fixed(single, 3)) mm/s (\(fixed((single / 10 - 1) * 100, 2)) %); 6 mm/s at 29.95 Hz with 8 mm/s at 148.3 Hz (10 mm/s) reads \(fixed(mixture, 3)) (\(fixed((mixture / 10 - 1) * 100, 2)) %); target within 2 %\n")
+    }
+
+    private func recordings() throws {
+        let folder = data + "/vibration"
+        print("| recording, at 6,660 Hz in an LSM6DSO's digits (±16 g) | defect | nominal | strongest order | found | error | its margin over the next order |")
+        print("|---|---|---|---|---|---|---|")
+        var passed = 0, total = 0
+        for name in DevelopmentData(root: data).files(in: "vibration") where name.contains("mfpt_") {
+            let result = try VibrationEvaluation.bearing(VibrationRecording(path: data + "/" + name))
+            total += 1
+            if result.passes { passed += 1 }
+            print("| \(result.name) | \(result.expected) | \(fixed(result.nominal, 2)) Hz | \(result.strongest) | \(fixed(result.found, 2)) Hz | \(fixed((result.found / result.nominal - 1) * 100, 2)) % | \(fixed(result.margin, 1))× |")
+        }
+        print("bearing defects: \(passed) of \(total) recordings show their own defect as the strongest order within 2 %; target every one\n")
+
+        let motor = try VibrationRecording(path: folder + "/vibrationdaq_unbalanced_motor.csv")
+        let rate = 3_330.0
+        let report = try VibrationEvaluation.analyse(VibrationEvaluation.replay(motor, rate: rate), rate: rate, settings: VibrationSettings()).first!
+        let line = report.peaks[0]
+        let bins = (line.frequency - 121.59) / report.spectrum.binWidth
+        print("unbalanced motor at 3,330 Hz (LSM6DSO's digits): dominant line \(fixed(line.frequency, 2)) Hz, \(fixed(bins, 2)) bins from the recording's 121.59 Hz; target ½ bin\n")
+    }
+
+    /// The analysis alone at 6,660 Hz: 1 s windows, 50 % overlap, every
+    /// figure, the envelope and bearing orders included.
+    private func throughput() throws {
+        let rate = 6_660.0
+        var settings = VibrationSettings()
+        settings.shaft = .fixed(29.95)
+        settings.bearing = VibrationEvaluation.mfptBearing
+        let motion = VibrationMotion(lines: VibrationMotion.harmonics(of: .init(frequency: 29.95, amplitude: 0.2), count: 3),
+                                     defects: [.init(rate: 29.95 * 3.05, resonance: 2_000, amplitude: 0.3, shaft: 29.95, modulation: 0.5)],
+                                     noise: 0.02)
+        let samples = (0..<Int(seconds * rate)).map { motion.specificForce(at: Double($0) / rate) }
+        var speeds: [Double] = []
+        for _ in 0..<runs {
+            let analyzer = try VibrationAnalyzer(settings: settings, rate: rate)
+            var reports = 0
+            let start = now()
+            for (i, sample) in samples.enumerated() where analyzer.append(sample, at: Double(i) / rate) != nil { reports += 1 }
+            speeds.append(seconds / (now() - start))
+            if reports == 0 { print("impossible") }
+        }
+        print("analysis throughput at 6,660 Hz (three axes, 1 s windows, 50 % overlap, envelope and orders): \(fixed(median(speeds), 0))× real time (median of \(runs) runs of \(fixed(seconds, 0)) s); target 50×")
+    }
+
+    /// `seconds` of `motion` read sample by sample from the chip model's LIS3DH at ±16 g.
+    private func modelSamples(_ motion: VibrationMotion, rate: Double, seconds: Double) throws -> [Vector3] {
+        let time = VirtualTime()
+        let model = ChipModel(profile: .lis3dh, motion: motion, time: time)
+        let driver = try Accelerometer(bus: model, time: time, part: .lis3dh)
+        try driver.configure(DeviceConfiguration(range: 16, rate: Int(rate)))
+        return try (0..<Int(seconds * rate)).map { _ in driver.acceleration(try driver.nextReading().counts) }
+    }
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelDriver
+import AccelVibration
+
+/// The vibration analysis judged on the real recordings: each replayed at
+/// a part's rate (resampled through an anti-aliasing filter) and read back
+/// in the part's digits, as acceld would get it.
+public enum VibrationEvaluation {
+    /// MFPT's bearing as its description gives it (8 rollers of 0.235 in on
+    /// a 1.245 in pitch circle, 0°): what a user would configure.
+    public static let mfptBearing = BearingFactors(elements: 8, rollerDiameter: 0.235, pitchDiameter: 1.245)
+
+    /// `recording` at `rate` in the LSM6DSO's digits at ±`fullScale` g: a
+    /// single-axis recording on x, gravity on z.
+    public static func replay(_ recording: VibrationRecording, rate: Double, fullScale: Int = 16) -> [Vector3] {
+        let axes = recording.axes.map { Resampler.resample($0, from: recording.rate, to: rate) }
+        let quantiser = SixAxisQuantiser(profile: .lsm6dso, fullScale: fullScale, rate: Int(rate))
+        return axes[0].indices.map { i in
+            let g = axes.count >= 3 ? Vector3(axes[0][i], axes[1][i], axes[2][i]) : Vector3(axes[0][i], 0, 1)
+            return quantiser.acceleration(g)
+        }
+    }
+
+    /// The reports of every window of `samples` at `rate`.
+    public static func analyse(_ samples: [Vector3], rate: Double, settings: VibrationSettings) throws -> [VibrationReport] {
+        let analyzer = try VibrationAnalyzer(settings: settings, rate: rate)
+        return samples.enumerated().compactMap { analyzer.append($1, at: Double($0) / rate) }
+    }
+
+    /// What the envelope says about one bearing recording.
+    public struct BearingResult: Sendable {
+        public let name: String
+        /// The recording's own defect ("bpfi", "bpfo") and its frequency.
+        public let expected: String
+        public let nominal: Double
+        /// The configured order whose line is the strongest in the averaged
+        /// envelope spectrum, and where that line was found.
+        public let strongest: String
+        public let found: Double
+        /// Each bearing order's 1× amplitude in the envelope spectrum, g.
+        public let amplitudes: [(name: String, amplitude: Double)]
+
+        public var passes: Bool { strongest == expected && abs(found / nominal - 1) <= 0.02 }
+        /// The defect's line over the next strongest order's.
+        public var margin: Double {
+            let others = amplitudes.filter { $0.name != expected }.map(\.amplitude).max() ?? 0
+            return (amplitudes.first { $0.name == expected }?.amplitude ?? 0) / max(others, 1e-12)
+        }
+    }
+
+    /// The envelope spectra of `recording`'s windows at `rate`, averaged
+    /// (Welch), and the bearing orders read in it.
+    public static func bearing(_ recording: VibrationRecording, rate: Double = 6_660, settings: VibrationSettings = VibrationSettings()) throws -> BearingResult {
+        guard let expected = recording.defect, let shaft = recording.shaft, let nominal = recording.faultFrequency(expected) else {
+            throw DevelopmentData.DataError(message: "\(recording.path): no fault, shaft or fault frequency in its '#' lines")
+        }
+        var settings = settings
+        settings.shaft = .fixed(shaft)
+        settings.bearing = mfptBearing
+        let reports = try analyse(replay(recording, rate: rate), rate: rate, settings: settings)
+        guard var envelope = reports.first?.envelopeSpectrum else { throw DevelopmentData.DataError(message: "\(recording.path): shorter than a window") }
+        for report in reports.dropFirst() { envelope.average(with: report.envelopeSpectrum) }
+        let readings = MachineOrders(shaft: shaft, bearing: mfptBearing, harmonics: 1)
+            .readings(in: envelope, tolerance: settings.tolerance)
+            .filter { $0.name != "shaft" }
+        let strongest = readings.max { $0.amplitude < $1.amplitude }!
+        return BearingResult(
+            name: recording.name, expected: expected, nominal: nominal,
+            strongest: strongest.name, found: strongest.harmonics[0]?.frequency ?? 0,
+            amplitudes: readings.map { ($0.name, $0.amplitude) }
+        )
+    }
+}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelEvaluation
+import Foundation
+import Testing
+@testable import AccelVibration
+
+/// ../shared/data/vibration beside the checkout (CI clones main next to shared/).
+let vibrationData: String = {
+    var parts = #filePath.split(separator: "/").map(String.init)
+    parts.removeLast(3)  // Tests/AccelVibrationTests/RecordingTests.swift
+    return "/" + (parts + ["..", "shared", "data", "vibration"]).joined(separator: "/")
+}()
+
+@Suite("Real recordings")
+struct RecordingTests {
+    @Test("a bearing recording replayed through an LSM6DSO at 6,660 Hz: its own defect is the envelope's strongest order, within 2 %",
+          arguments: ["mfpt_inner_race_0lbs", "mfpt_inner_race_200lbs", "mfpt_outer_race_25lbs", "mfpt_outer_race_300lbs"])
+    func bearing(name: String) throws {
+        let result = try VibrationEvaluation.bearing(VibrationRecording(path: "\(vibrationData)/\(name).csv"))
+        #expect(result.strongest == result.expected)
+        #expect(abs(result.found / result.nominal - 1) <= 0.02)
+    }
+
+    @Test("the unbalanced motor at 3,330 Hz: its dominant line within half a bin of 121.59 Hz, harmonics at 2× and 3×")
+    func motor() throws {
+        let motor = try VibrationRecording(path: "\(vibrationData)/vibrationdaq_unbalanced_motor.csv")
+        #expect(motor.rate == 3_437.5 && motor.axes.count == 3)
+        var settings = VibrationSettings()
+        settings.shaft = .estimated(50...200)
+        let report = try #require(try VibrationEvaluation.analyse(VibrationEvaluation.replay(motor, rate: 3_330), rate: 3_330, settings: settings).first)
+        #expect(abs(report.peaks[0].frequency - 121.59) <= report.spectrum.binWidth / 2)
+        let shaft = try #require(report.orders.first)
+        #expect(shaft.harmonics.compactMap { $0?.frequency }.map { ($0 / 121.59).rounded() } == [1, 2, 3])
+    }
+
+    @Test("a recording's rate, fault and shaft come from its own '#' lines; a file without them is refused by name")
+    func header() throws {
+        let recording = try VibrationRecording(path: "\(vibrationData)/mfpt_outer_race_100lbs.csv")
+        #expect(recording.rate == 48_828 && recording.defect == "bpfo" && recording.shaft == 25 && recording.faultFrequency("bpfo") == 81.125)
+        #expect(abs(recording.duration - 3) < 0.01)
+        #expect(throws: (any Error).self) { try VibrationRecording(path: "\(vibrationData)/README.md") }
+    }
+}
