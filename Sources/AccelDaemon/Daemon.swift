@@ -7,6 +7,7 @@ import AccelCore
 import AccelDriver
 import AccelProtocol
 import AccelMotion
+import AccelParts
 import Dispatch
 import Logging
 
