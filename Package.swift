@@ -42,8 +42,14 @@ let package = Package(
         // The C shim over the kernel's GPIO character device (v2 uAPI): the
         // chip's INT line, its edges and their kernel timestamps.
         .target(name: "CGPIO"),
-        // Registers to g: bus seam, I2C bus, GPIO line, chip profiles, driver, chip model.
-        .target(name: "AccelDriver", dependencies: ["AccelCore", "CI2C", "CGPIO"]),
+        // The parts as data, for everything that names or configures one
+        // without driving it: the table of parts (ChipProfile), what a user
+        // configures on one (DeviceConfiguration), where its INT pin is
+        // wired (GPIOLineSpec), and what a part or a line cannot do
+        // (DriverError, GPIOError). No I/O, no C library.
+        .target(name: "AccelParts", dependencies: ["AccelCore"]),
+        // Registers to g: bus seam, I2C bus, GPIO line, driver, chip model.
+        .target(name: "AccelDriver", dependencies: ["AccelCore", "AccelParts", "CI2C", "CGPIO"]),
         // The pure pipeline: filters, attitude, detectors. No I/O.
         .target(name: "AccelMotion", dependencies: ["AccelCore"]),
         // KissFFT (Debian: libkissfft-dev, BSD-3-Clause; FFTW is GPL): the
@@ -59,14 +65,17 @@ let package = Package(
         // async sequences, events, reconnection. No NIO, no libi2c.
         .target(name: "AccelClient", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol"]),
         // What the daemon shares with its tools and the gateway, without
-        // NIO: the configuration file, the calibration file, replay,
-        // sd_notify and socket activation.
-        .target(name: "AccelConfiguration", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol"]),
+        // NIO and without the driver: the configuration file, the
+        // calibration file, sd_notify and socket activation.
+        .target(name: "AccelConfiguration", dependencies: ["AccelCore", "AccelParts", "AccelMotion", "AccelProtocol"]),
+        // A recording through the chip model and the pipeline on virtual
+        // time (acceld --replay, accelctl replay, the evaluations).
+        .target(name: "AccelReplay", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration"]),
         // The daemon's logic: sampler, hub, server.
         .target(
             name: "AccelDaemon",
             dependencies: [
-                "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -111,21 +120,21 @@ let package = Package(
         ),
         // The detectors' regression table on the development recordings
         // (accel-bench signal, and the tests that hold its targets).
-        .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelVibration"]),
+        .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelReplay", "AccelVibration"]),
         // Bring-up and client logic for accelctl: probe, dump, calibration,
         // rate, plots, the terminal view.
-        .target(name: "AccelTools", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol"]),
+        .target(name: "AccelTools", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol"]),
         .executableTarget(
             name: "accelctl",
             dependencies: [
-                "AccelTools", "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration",
+                "AccelTools", "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "acceld",
             dependencies: [
-                "AccelCore", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelReplay", "AccelDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -134,8 +143,8 @@ let package = Package(
         .executableTarget(
             name: "accel-bench",
             dependencies: [
-                "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelDaemon",
-                "AccelEvaluation", "AccelVibration",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelReplay",
+                "AccelDaemon", "AccelEvaluation", "AccelVibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -143,9 +152,9 @@ let package = Package(
             path: "Benchmarks/accel-bench"
         ),
     ] + examples + [
-        .testTarget(name: "AccelDriverTests", dependencies: ["AccelCore", "AccelDriver"]),
+        .testTarget(name: "AccelDriverTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver"]),
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelCore", "AccelMotion"]),
-        .testTarget(name: "AccelVibrationTests", dependencies: ["AccelCore", "AccelDriver", "AccelEvaluation", "AccelVibration"]),
+        .testTarget(name: "AccelVibrationTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelEvaluation", "AccelVibration"]),
         .testTarget(name: "AccelProtocolTests", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol", "TestSupport"]),
         // Test helper: rewrites a calibration file until killed (crash-safety test).
         .executableTarget(name: "calibration-writer", dependencies: ["AccelCore", "AccelDriver", "AccelConfiguration"], path: "Tests/Helpers/calibration-writer"),
@@ -154,12 +163,12 @@ let package = Package(
         .testTarget(
             name: "AccelDaemonTests",
             dependencies: [
-                "AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
-                "AccelEvaluation", "TestSupport",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelReplay",
+                "AccelDaemon", "AccelEvaluation", "TestSupport",
             ]
         ),
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol", "AccelClient", "TestSupport"]),
-        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport"]),
+        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport"]),
         .testTarget(name: "AccelGatewayTests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelGateway"]),
         .testTarget(name: "AccelSensorProxyTests", dependencies: ["AccelMotion", "AccelSensorProxy"]),
     ],

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """The test command's own tools, tested (scripts/test.sh's harness stage):
 stage names and their errors, the JUnit conversion and the closing table,
-the rule on checks inconclusive twice, and the cache's handling of
-entries a killed run left half-made or damaged."""
+the rule on checks inconclusive twice, the cache's handling of
+entries a killed run left half-made or damaged, and module-graph.py's
+rule on the C libraries an executable links."""
+import importlib.util
 import os
 import subprocess
 import tempfile
@@ -154,6 +156,52 @@ class Harness(unittest.TestCase):
         a = self.cache("cache_entry thing 1.0; echo $entry").stdout
         b = self.cache("cache_entry thing 1.1; echo $entry").stdout
         self.assertNotEqual(a, b)
+
+
+def module_graph():
+    spec = importlib.util.spec_from_file_location("module_graph", os.path.join(ROOT, "scripts", "module-graph.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class ModuleGraphCLibraries(unittest.TestCase):
+    """A small graph as dump-package gives it, the imports of each folder
+    made up: the rule holds on a good one and fails on the bad ones."""
+    IMPORTS = {"Sources/CI2C": {"<c>"}, "Sources/CBus": {"<c>"}, "Sources/CSystemd": set(),
+               "Sources/Parts": set(), "Sources/Driver": {"Parts", "CI2C"}, "Sources/Settings": {"Parts"},
+               "Sources/tool": {"Driver", "Settings"}, "Sources/proxy": {"CBus", "Settings"}}
+
+    def graph(self, settings_deps=("Parts",)):
+        def target(name, kind="regular", deps=()):
+            return name, kind, list(deps), f"Sources/{name}"
+        return [target("CI2C"), target("CSystemd", "system"), target("CBus", deps=["CSystemd"]), target("Parts"),
+                target("Driver", deps=["Parts", "CI2C"]), target("Settings", deps=list(settings_deps)),
+                target("tool", "executable", ["Driver", "Settings"]), target("proxy", "executable", ["CBus", "Settings"])]
+
+    def problems(self, graph, intended):
+        return module_graph().c_library_problems(graph, lambda path: self.IMPORTS[path], intended)
+
+    def test_a_graph_that_links_what_it_imports_passes(self):
+        # proxy links CSystemd only because the C of CBus includes it: that counts as used.
+        self.assertEqual(self.problems(self.graph(), {"tool": {"CI2C"}, "proxy": {"CBus", "CSystemd"}}), [])
+
+    def test_a_driver_pulled_in_through_a_settings_module_fails(self):
+        # Settings -> Driver -> CI2C: proxy now links libi2c, as acceld-gateway did before issue 36.
+        problems = self.problems(self.graph(settings_deps=("Parts", "Driver")), {"tool": {"CI2C"}, "proxy": {"CBus", "CSystemd"}})
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("proxy links CI2C (proxy -> Settings -> Driver -> CI2C)", problems[0])
+
+    def test_a_c_module_no_swift_module_of_the_closure_imports_fails(self):
+        graph = self.graph(settings_deps=("Parts", "CI2C"))
+        self.IMPORTS = dict(self.IMPORTS, **{"Sources/Driver": {"Parts"}})  # CI2C declared, never imported
+        problems = self.problems(graph, {})
+        self.assertTrue(any("tool links CI2C" in p and "none of its modules imports it" in p for p in problems), problems)
+        self.assertTrue(any("proxy links CI2C (proxy -> Settings -> CI2C)" in p for p in problems), problems)
+
+    def test_a_library_the_table_gives_but_the_graph_lost_is_said(self):
+        problems = self.problems(self.graph(), {"tool": {"CI2C", "CBus"}, "proxy": {"CBus", "CSystemd"}})
+        self.assertEqual(problems, ["tool no longer links CBus: take it out of C_LIBRARIES in scripts/module-graph.py"])
 
 
 if __name__ == "__main__":

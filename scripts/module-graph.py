@@ -8,7 +8,12 @@
                                    every folder under Sources/ and the
                                    folders inside them, and every target
                                    imports what it declares and declares
-                                   what it imports (so no dependency is dead)
+                                   what it imports (so no dependency is dead),
+                                   and no executable links a C library (a
+                                   system library or a target of C sources)
+                                   that none of its modules imports, nor
+                                   an installed one any C library beyond
+                                   those C_LIBRARIES gives it
 """
 import json
 import os
@@ -21,6 +26,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRODUCT_MODULES = {"Logging": "Logging", "NIOCore": "NIOCore", "NIOPosix": "NIOPosix",
                    "NIOEmbedded": "NIOEmbedded", "ArgumentParser": "ArgumentParser",
                    "NIOHTTP1": "NIOHTTP1", "NIOWebSocket": "NIOWebSocket", "Prometheus": "Prometheus"}
+
+# The C modules each installed executable is meant to link. The closure
+# rule alone cannot see a driver pulled in through a module that does
+# import it (the gateway linked libi2c through AccelConfiguration ->
+# AccelDriver -> CI2C, issue 36): changing this table is a decision.
+C_LIBRARIES = {"acceld": {"CI2C", "CGPIO"}, "accelctl": {"CI2C", "CGPIO"},
+               "acceld-gateway": {"CMosquitto"}, "acceld-sensorproxy": {"CSensorProxyBus", "CSystemd"}}
 
 
 def targets():
@@ -50,6 +62,51 @@ def imports(path):
             elif file.endswith(".c"):
                 found.add("<c>")
     return found
+
+
+def c_library_problems(all_targets, imports_of, intended=C_LIBRARIES):
+    """Every C module an executable's dependency closure holds is linked
+    into it; each must be imported by a Swift module of that closure, or
+    included by a C module that is (CSensorProxyBus's CSystemd). A C
+    module is a system library or a target whose sources are C.
+    `intended` names, for some executables, exactly the C modules they may
+    link. `imports_of(path)` is `imports`, or a test's stand-in."""
+    by_name = {name: (kind, deps, path) for name, kind, deps, path in all_targets}
+    found = {name: imports_of(path) for name, (_, _, path) in by_name.items()}
+    c_modules = {name for name, (kind, _, _) in by_name.items() if kind == "system" or "<c>" in found[name]}
+    problems = []
+    for executable, (kind, _, _) in by_name.items():
+        if kind != "executable":
+            continue
+        # The closure, each module with the chain that brings it in.
+        via = {executable: [executable]}
+        queue = [executable]
+        while queue:
+            module = queue.pop(0)
+            for dep in by_name[module][1]:
+                if dep in by_name and dep not in via:
+                    via[dep] = via[module] + [dep]
+                    queue.append(dep)
+        used = set()
+        for module in via:
+            if module not in c_modules:
+                used |= found[module] & c_modules
+        while True:  # what the C modules in use include, through their own dependencies
+            more = {dep for module in used for dep in by_name[module][1] if dep in c_modules} - used
+            if not more:
+                break
+            used |= more
+        for library in sorted(set(via) & c_modules - used):
+            problems.append(f"{executable} links {library} ({' -> '.join(via[library])}) but none of its modules imports it: "
+                            "move what they need out of the module that depends on it")
+        if executable in intended:
+            linked = set(via) & c_modules
+            for library in sorted(linked - intended[executable]):
+                problems.append(f"{executable} links {library} ({' -> '.join(via[library])}), which C_LIBRARIES in "
+                                "scripts/module-graph.py does not give it: cut the dependency that brings it in")
+            for library in sorted(intended[executable] - linked):
+                problems.append(f"{executable} no longer links {library}: take it out of C_LIBRARIES in scripts/module-graph.py")
+    return problems
 
 
 def layout_problems(readme):
@@ -98,11 +155,14 @@ def main():
         for module in used:
             if (module in local or module in PRODUCT_MODULES) and module not in deps and module != name:
                 problems.append(f"{name} imports {module} without declaring it")
+    problems += c_library_problems(all_targets, imports)
     for problem in problems:
         print("module-graph: " + problem, file=sys.stderr)
     if not problems:
-        print(f"module-graph: README and Package.swift agree ({len(lines)} targets); every dependency is imported")
+        print(f"module-graph: README and Package.swift agree ({len(lines)} targets); every dependency is imported, "
+              "and every executable links only the C libraries its modules import")
     return 1 if problems else 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

@@ -7,6 +7,8 @@ import AccelDaemon
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
+import AccelReplay
 import ArgumentParser
 import Dispatch
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
-import AccelDriver
 import AccelProtocol
 #if canImport(Glibc)
 import Glibc

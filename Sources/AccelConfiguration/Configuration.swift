@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
-import AccelDriver
 import AccelMotion
 
 /// Everything a configuration file can set. Defaults are the ones in

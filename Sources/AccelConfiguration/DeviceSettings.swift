@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
-import AccelDriver
+import AccelParts
 
 /// The [device] section: where the chip is and how to run it.
 public struct DeviceSettings: Sendable, Equatable {

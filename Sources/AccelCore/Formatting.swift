@@ -12,3 +12,17 @@ public func fixed(_ value: Double, _ decimals: Int) -> String {
     let sign = value < 0 && whole != 0 ? "-" : ""
     return decimals == 0 ? sign + String(whole) : sign + String(whole / unit) + "." + fraction
 }
+
+/// "0x1c": addresses and register values the way datasheets print them.
+public func hex(_ value: UInt8) -> String {
+    let digits = String(value, radix: 16)
+    return "0x" + (digits.count == 1 ? "0" + digits : digits)
+}
+
+/// "0x4812": registers read as one little-endian number, two hex digits a
+/// register; one byte's worth prints as one.
+public func hex(_ value: UInt32) -> String {
+    var digits = String(value, radix: 16)
+    while digits.count % 2 == 1 { digits = "0" + digits }
+    return "0x" + digits
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 
 /// The FIFO's side of sampling: reading it out, and which samples a read
 /// holds when that is in doubt. Normally the samples of a read follow the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 import Logging
 
 /// What the sampler does when transfers fail: the first failure is retried

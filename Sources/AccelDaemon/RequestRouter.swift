@@ -2,6 +2,7 @@
 import AccelConfiguration
 import AccelCore
 import AccelDriver
+import AccelParts
 import AccelProtocol
 
 /// Requests, from parsing to reply: the privilege check, then each class

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 import AccelProtocol
 
 /// Interrupt-paced reads: the chip's INT pin says when a sample (or a

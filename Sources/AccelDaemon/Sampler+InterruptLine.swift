@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 import AccelProtocol
 
 /// The line itself: opened with the chip, checked for a first edge,

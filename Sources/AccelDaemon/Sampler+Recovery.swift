@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 
 /// A chip that says nothing, or fails: a stall or a power glitch found by
 /// empty reads, and transfers that fail, reopened and checked under the

@@ -2,6 +2,7 @@
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
 import Dispatch
 
 /// What clients ask of the chip, through the control side (call on `queue`).

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 
 /// [power] wake-on-motion on the interrupt path: while the board is still
 /// and no client watches frames, the chip's own wake-up unit watches

@@ -3,6 +3,7 @@ import AccelConfiguration
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
 import AccelProtocol
 import Dispatch
 import Logging

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelParts
 extension Accelerometer {
     /// Changes a configured chip to `configuration` by writing only the
     /// registers whose values differ, each read back: at the same rate and

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 
 /// The part's FIFO in stream mode: its settings, its status, and reading
 /// many samples in one transfer: from the output registers (LIS3DH), as

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 /// Drives one LIS302DL-class chip through any `RegisterBus`: identify it,
 /// write and verify its whole configuration, read samples in one burst,
 /// turn digits into calibrated g in the board's frame, self-test, boot and

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 
 // The chip model's FIFO in stream mode: what it queues per sample, and
 // the six-axis FIFOs' registers (the LSM6DSO's FIFO_STATUS1/2 and

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 
 // The chip model's INT pins: each pin's level follows the signals its
 // routing registers send it (ChipProfile.InterruptPins), at the active

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 
 // A six-axis part's side of the chip model (the LSM6DS family): its
 // status bits and the gyroscope's outputs beside the accelerometer's.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 /// Where samples come from: the real chip on an I2C bus, or the chip model
 /// fed by a built-in script or a recorded trace. acceld never picks the
 /// model by itself: simulation is always asked for by name.
@@ -75,12 +76,4 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
     public func openDriver(time: TimeSource, part: ChipProfile? = nil, imperfections: ChipModel.Imperfections = .init()) throws -> Accelerometer {
         try Accelerometer(bus: try openBus(time: time, part: part, imperfections: imperfections), time: time, part: part)
     }
-}
-
-/// Parses a 7-bit address, always hexadecimal as i2cdetect prints it:
-/// "0x1c" or "1c".
-public func parseAddress(_ text: String) -> UInt8? {
-    let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
-    guard let value = UInt8(digits, radix: 16), value <= 0x7F else { return nil }
-    return value
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelParts
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 
 /// The gyroscope's rate at rest over a short window: its mean is the
 /// zero-rate offset (what `accelctl probe` judges, acceld warns about and

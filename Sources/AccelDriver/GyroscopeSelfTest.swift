@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 // A six-axis part's gyroscope self-test, as ST's lsm6dso_self_test.c runs
 // it (STMems_Standard_C_drivers): 208 Hz at ±2000 dps, wait 100 ms,
 // discard one sample, average five; ST_G positive, wait, discard, average

@@ -115,17 +115,3 @@ public enum BusError: Error, Equatable, CustomStringConvertible, Sendable {
         }
     }
 }
-
-/// "0x1c": addresses and register values the way datasheets print them.
-public func hex(_ value: UInt8) -> String {
-    let digits = String(value, radix: 16)
-    return "0x" + (digits.count == 1 ? "0" + digits : digits)
-}
-
-/// "0x4812": registers read as one little-endian number, two hex digits a
-/// register; one byte's worth prints as one.
-public func hex(_ value: UInt32) -> String {
-    var digits = String(value, radix: 16)
-    while digits.count % 2 == 1 { digits = "0" + digits }
-    return "0x" + digits
-}

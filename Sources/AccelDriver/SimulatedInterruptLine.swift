@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 import Dispatch
 
 /// The chip model's INT pin as a GPIO line: the model records each rise

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -128,20 +129,4 @@ public struct Trace: Sendable, Equatable {
         }
         return out
     }
-}
-
-/// Whole-file read with POSIX calls (Foundation-free so the driver stays
-/// small), or nil with errno saying why.
-public func readTextFile(_ path: String) -> String? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
-        if n < chunk.count { break }
-    }
-    if ferror(file) != 0 { return nil }
-    return String(decoding: bytes, as: UTF8.self)
 }

@@ -3,6 +3,8 @@ import AccelConfiguration
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
+import AccelReplay
 
 /// Shake and free fall with and without the gyroscope (issue #28), on the
 /// recordings that have rotation rates: coremotion/ with rotation/'s rates,

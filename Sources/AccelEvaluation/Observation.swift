@@ -3,6 +3,7 @@ import AccelConfiguration
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelReplay
 
 /// What the pipeline said about one recording, reduced to what the
 /// regression table judges: per detector, when its first message came and

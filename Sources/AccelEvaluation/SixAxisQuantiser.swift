@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 
 /// What a six-axis part reports for a given specific force and rotation
 /// rate, as the chip model makes it (ChipModel.convert and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
-import AccelDriver
+import AccelParts
 import AccelVibration
 
 /// The vibration analysis judged on the real recordings: each replayed at

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
-import AccelDriver
 
 /// A machine-vibration recording from ../shared/data/vibration: `#` lines
 /// (source, device, rate, content), a header, then one row per sample of

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 
 /// Bring-up: which of the chip's pins reaches a GPIO line. Data ready is
 /// routed to each pin the part can put it on, in turn; the chip is read

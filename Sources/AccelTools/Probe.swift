@@ -4,6 +4,7 @@ import Glibc
 #endif
 import AccelCore
 import AccelDriver
+import AccelParts
 
 /// What answered where, on the buses a person asked about.
 public struct ProbeFinding: Sendable, Equatable {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
 import AccelDriver
+import AccelParts
 
 /// `accelctl dump`'s view of a part: every register its profile defines,
 /// with the raw value, the named fields and what the settings mean.

@@ -6,6 +6,7 @@ import AccelClient
 import AccelConfiguration
 import AccelCore
 import AccelDriver
+import AccelParts
 import AccelTools
 import ArgumentParser
 

@@ -3,6 +3,7 @@ import AccelConfiguration
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelReplay
 import AccelTools
 import ArgumentParser
 

@@ -2,6 +2,7 @@
 import AccelConfiguration
 import AccelCore
 import AccelDriver
+import AccelParts
 import AccelTools
 
 extension ProbeCommand {

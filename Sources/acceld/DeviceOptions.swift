@@ -6,6 +6,7 @@ import AccelConfiguration
 import AccelDaemon
 import AccelCore
 import AccelDriver
+import AccelParts
 import ArgumentParser
 
 /// How to reach the chip. Each option overrides the configuration file.

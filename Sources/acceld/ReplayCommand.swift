@@ -3,6 +3,8 @@ import AccelConfiguration
 import AccelDaemon
 import AccelCore
 import AccelDriver
+import AccelParts
+import AccelReplay
 import ArgumentParser
 
 struct ReplayCommand: ParsableCommand {

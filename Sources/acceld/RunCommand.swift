@@ -6,6 +6,7 @@ import AccelConfiguration
 import AccelDaemon
 import AccelCore
 import AccelDriver
+import AccelParts
 import ArgumentParser
 import Logging
 

@@ -4,6 +4,7 @@ import AccelCore
 @testable import AccelDaemon
 import AccelDriver
 import AccelMotion
+import AccelParts
 import Foundation
 import Testing
 import TestSupport

@@ -4,6 +4,7 @@ import AccelCore
 @testable import AccelDaemon
 import AccelDriver
 import AccelMotion
+import AccelParts
 import Testing
 
 /// acceld's look at the gyroscope's offset when it starts on a six-axis part.

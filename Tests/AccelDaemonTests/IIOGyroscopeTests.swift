@@ -3,6 +3,7 @@ import AccelCore
 @testable import AccelDaemon
 @testable import AccelDriver
 import AccelMotion
+import AccelParts
 import Foundation
 import Synchronization
 import TestSupport

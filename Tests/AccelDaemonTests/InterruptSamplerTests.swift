@@ -3,6 +3,7 @@
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
 import Testing
 
 /// The interrupt-paced sampler on the chip model and its pin, on a virtual

@@ -4,6 +4,7 @@ import AccelConfiguration
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
 import AccelProtocol
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@
 import AccelCore
 @testable import AccelDaemon
 import AccelDriver
+import AccelParts
 import Dispatch
 #if canImport(Glibc)
 import Glibc

@@ -4,6 +4,7 @@
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
 import Testing
 import TestSupport
 

@@ -2,6 +2,7 @@
 @testable import AccelDaemon
 import AccelDriver
 import AccelMotion
+import AccelParts
 import Testing
 
 /// The sampler on the six-axis parts' FIFOs, both sensors batched: the

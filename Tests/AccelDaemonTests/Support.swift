@@ -4,6 +4,7 @@ import AccelDaemon
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelReplay
 
 import TestSupport
 

@@ -3,6 +3,7 @@
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
 import AccelCore
+import AccelParts
 @testable import AccelDriver
 
 @Suite("Driver against the chip model")

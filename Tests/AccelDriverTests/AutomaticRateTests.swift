@@ -2,6 +2,7 @@
 import Testing
 import AccelCore
 import AccelDriver
+import AccelParts
 
 @Suite("The automatic rate")
 struct AutomaticRateTests {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import AccelDriver
+import AccelParts
 import Testing
 
 /// The INT line's name as a person writes it, and the errors of a line

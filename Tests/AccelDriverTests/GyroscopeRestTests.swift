@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
 import AccelCore
+import AccelParts
 @testable import AccelDriver
 
 /// The gyroscope's offset at rest against the datasheet's zero-rate level.

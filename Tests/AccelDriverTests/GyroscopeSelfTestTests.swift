@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
 import AccelCore
+import AccelParts
 @testable import AccelDriver
 
 /// The gyroscope's self-test on the chip model, as ST's example runs it.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Testing
 import AccelCore
+import AccelParts
 @testable import AccelDriver
 
 /// ST's six-axis parts (LSM6DS family) on the chip model: the gyroscope

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 @testable import AccelDriver
 
 /// Wraps a bus and records every write; can also lie on read-back.

@@ -3,6 +3,7 @@ import AccelConfiguration
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
 @testable import AccelTools
 import Foundation
 #if canImport(FoundationXML)

@@ -54,7 +54,7 @@ static const u8 lis3dh_access[0x80] = {
 static const u8 lis3dh_reset[0x80] = { [0x0f] = 0x33, [0x1e] = 0x10, [0x20] = 0x07 };
 
 /*
- * Facts as in Sources/AccelDriver/ChipProfile+Parts.swift (docs/DRIVER.md
+ * Facts as in Sources/AccelParts/ChipProfile+Parts.swift (docs/DRIVER.md
  * cites them); the LIS3DH's turn-on is 7/ODR in high-resolution mode and
  * 1/ODR otherwise (datasheet Table 11). Self-test forces are the middle of
  * the published limits in the limits' own conditions: LIS302DL -17/17/17

@@ -256,7 +256,7 @@ rmmod accel_emu
 
 # 11. The high-pass filter on an inertial unit's path (docs/EMULATOR.md),
 # through i2c-tools, armed as acceld arms the wake-up unit
-# (Sources/AccelDriver/ChipProfile+WakeUp.swift): the high events of all
+# (Sources/AccelParts/ChipProfile+WakeUp.swift): the high events of all
 # three axes ORed, latched, 6 steps (108 mg on the LIS302DL, 96 on the
 # LIS3DH), no duration, routed to INT1, at 100 Hz; the board still and
 # tilted 30° about Y (500 0 866 mg), the module just loaded. With the

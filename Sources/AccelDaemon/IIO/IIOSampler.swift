@@ -2,6 +2,7 @@
 import AccelCore
 import AccelDriver
 import AccelMotion
+import AccelParts
 import AccelProtocol
 import Dispatch
 import Logging

@@ -72,14 +72,4 @@ public enum GPIOError: Error, Equatable, CustomStringConvertible, Sendable {
         case .failed, .silent, .stuck, .tooFast: 74  // EX_IOERR
         }
     }
-
-    static func from(errno code: Int32, path: String, line: String, operation: String) -> GPIOError {
-        switch code {
-        case ENOENT: .noChip(path, available: [])
-        case EACCES, EPERM: .permissionDenied(path: path)
-        case ENOTTY: .notAChip(path: path)
-        case ENODEV: .gone(line: line)
-        default: .failed(operation: operation, line: line, errno: code)
-        }
-    }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 /// The table of parts as people read it: in messages, completions and help.
 extension ChipProfile {
     /// The parts in the order people are shown them: the 3-axis parts, then

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+
+extension Daemon {
+    /// SIGTERM/SIGINT: stop accepting and reading requests, stop sampling
+    /// and power the chip down, say goodbye, remove our socket file, exit 0.
+    /// Each step waits for the one before, so no work is queued after it.
+    func shutdown() {
+        logger.info("stopping")
+        notifier.notify("STOPPING=1")
+        let sampler = self.sampler!, hub = self.hub!, listener = self.listener, timers = self.timers
+        hub.control.sync {
+            listener?.stop()
+            for timer in timers { timer.cancel() }
+            hub.stopServing()
+        }
+        let powerDown = options.configuration.daemon.powerDownOnExit
+        sampler.queue.sync { sampler.stop(powerDown: powerDown) }
+        hub.control.sync { hub.closeAll(saying: "acceld is stopping") }
+        if let path = ownedSocketPath { unlink(path) }
+        exit(0)
+    }
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#endif
+import AccelConfiguration
+
+// The socket file: the one systemd passed, or one acceld makes with its
+// mode and group, after removing a stale one.
+extension Daemon {
+    /// The socket systemd passed, or one at [socket] path with its mode and
+    /// group.
+    func listeningSocket() throws -> Int32 {
+        let socket = options.configuration.socket
+        if let fd = SocketActivation.listeningDescriptors(environment: environment).first {
+            serverDescription = "the socket systemd passed (fd \(fd))"
+            return fd
+        }
+        let path = socket.path
+        try prepareSocketPath(path)
+        // Created with its mode (under a umask that leaves only it), so no
+        // client ever finds it listening with another; nothing else creates
+        // files while the server starts.
+        let umaskBefore = umask(~mode_t(socket.mode) & 0o777)
+        let fd: Int32
+        do {
+            fd = try Listener.listen(path: path)
+            umask(umaskBefore)
+        } catch {
+            umask(umaskBefore)
+            throw StartError(description: "cannot listen on \(path): \(error); pass --socket PATH or set [socket] path", exitCode: 73)
+        }
+        ownedSocketPath = path
+        serverDescription = path
+        if !socket.group.isEmpty {
+            guard let group = getgrnam(socket.group) else {
+                throw StartError(description: "[socket] group: there is no group '\(socket.group)' on this system", exitCode: 78)
+            }
+            if chown(path, uid_t.max, group.pointee.gr_gid) != 0 {
+                throw StartError(description: "cannot give \(path) to group \(socket.group): \(String(cString: strerror(errno)))", exitCode: 77)
+            }
+        }
+        return fd
+    }
+
+    /// Removes a stale socket file (nobody listening), refuses to steal a
+    /// live one, and creates the directory if it is missing.
+    func prepareSocketPath(_ path: String) throws {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !directory.isEmpty { mkdir(directory, 0o755) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw StartError(description: "\(path) exists and is not a socket: move it away or choose another --socket path", exitCode: 73)
+        }
+        if socketAnswers(path) {
+            throw StartError(description: "another acceld is already listening on \(path): stop it first (systemctl stop acceld) or choose another --socket path", exitCode: 75)
+        }
+        unlink(path)
+    }
+
+    func socketAnswers(_ path: String) -> Bool {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return Listener.withSocketAddress(path) { connect(fd, $0, $1) == 0 }
+    }
+}

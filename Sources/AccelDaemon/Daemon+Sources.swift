@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelConfiguration
+import AccelCore
+import AccelDriver
+import AccelParts
+import Dispatch
+
+// The sampler for the configured source, and what opens its INT line.
+extension Daemon {
+    /// The sampler for the source: the register sampler on i2c-dev or the
+    /// chip model, the IIO sampler on a kernel driver.
+    func makeSampler(time: TimeSource) throws -> any DeviceSampler {
+        let configuration = options.configuration
+        if case .iio(let name) = options.source {
+            guard configuration.device.interrupt == nil else {
+                throw StartError(description: "interrupt is for the chip's registers on i2c-dev: through IIO the kernel's driver owns the INT line (it is the device's trigger)", exitCode: 64)
+            }
+            guard options.faults.isEmpty else {
+                throw StartError(description: "--fault works only with --simulate: faults are injected into the chip model", exitCode: 64)
+            }
+            return IIOSampler(connect: { rate in try IIOBuffer(device: try IIODevice.find(name), rate: rate) },
+                              configuration: configuration.device.configuration, settings: configuration.motion, time: time)
+        }
+        let (connect, model) = try makeConnector(time: time)
+        let sampler = Sampler(connect: connect, configuration: configuration.device.configuration,
+                              settings: configuration.motion, time: time)
+        sampler.realtimePriority = configuration.daemon.realtimePriority
+        sampler.automaticRate = configuration.device.rate == nil
+        sampler.interruptSource = try interruptSource(model: model, time: time, queue: sampler.queue)
+        sampler.interruptFallback = configuration.device.interruptFallback
+        let power = configuration.power
+        if power.wakeOnMotion { sampler.wakeOnMotion = WakeOnMotion(stillSeconds: power.stillSeconds, threshold: power.wakeThreshold) }
+        return sampler
+    }
+
+    /// What opens the INT line: the GPIO line [device] interrupt names, or
+    /// the chip model's pin (`model`, with --simulate); nil without one.
+    func interruptSource(model: ChipModel?, time: TimeSource, queue: DispatchQueue) throws -> (() throws -> InterruptLine)? {
+        let device = options.configuration.device
+        guard let interrupt = device.interrupt else { return nil }
+        let pin = device.interruptPin
+        if let model {
+            guard interrupt == DeviceSettings.modelLine else {
+                throw StartError(description: "with --simulate the INT pin is the chip model's: give --interrupt model (or interrupt = model), not \(interrupt)", exitCode: 64)
+            }
+            return { SimulatedInterruptLine(model: model, pin: pin, time: time, owner: queue) }
+        }
+        guard interrupt != DeviceSettings.modelLine else {
+            throw StartError(description: "interrupt = model is the chip model's pin: it goes with --simulate; on hardware name the GPIO line (gpiochip0:17)", exitCode: 64)
+        }
+        let spec = try GPIOLineSpec(parsing: interrupt)
+        return { try GPIOLine(spec) }
+    }
+
+    func makeConnector(time: TimeSource) throws -> (connect: () throws -> Accelerometer, model: ChipModel?) {
+        switch options.source {
+        case .iio:
+            preconditionFailure("the IIO backend has its own sampler")
+        case .i2c:
+            guard options.faults.isEmpty else {
+                throw StartError(description: "--fault works only with --simulate: faults are injected into the chip model", exitCode: 64)
+            }
+            let source = options.source, part = options.configuration.device.profile
+            return ({ try source.openDriver(time: time, part: part) }, nil)
+        case .simulated(let name):
+            // One model for the daemon's lifetime, so reconnects find the
+            // same chip (with whatever a fault did to it).
+            let imperfections = Daemon.simulatedImperfections
+            let part = options.configuration.device.profile ?? .lis302dl
+            let motion = try DeviceSource.motion(named: name, playedBy: part)
+            if let notice = DeviceSource.ignoredRotation(motion, part: part) { logger.notice("\(notice)") }
+            let model = ChipModel(profile: part, motion: motion, time: time,
+                                  imperfections: imperfections, location: "chip model (\(name))")
+            return ({ try Accelerometer(bus: model, time: time, part: part) }, model)
+        }
+    }
+}
