@@ -88,15 +88,18 @@ struct FIFOReader {
     /// late read finds waiting), more batches them. The oldest sample of a
     /// batch waits a watermark's worth of periods plus up to a period of
     /// dither; the watermark leaves at least 10 ms of room for a late wake.
+    /// `atLeast` is the bus's floor (BusBudget): at kHz rates a sample at a
+    /// time costs more clocks in status reads and addressing than the
+    /// samples themselves; where no watermark is enough, half the FIFO.
     /// 0: the part has no FIFO.
-    static func watermark(latency milliseconds: Double?, rate: Int, profile: ChipProfile) -> Int {
+    static func watermark(latency milliseconds: Double?, rate: Int, profile: ChipProfile, atLeast floor: Int = 1) -> Int {
         guard let fifo = profile.fifo else { return 0 }
-        guard let milliseconds else { return 1 }
         let period = 1000 / Double(rate)
-        let fits = Int(((milliseconds - 1) / period).rounded(.down)) - 1
-        let room = fifo.sampleDepth - max(4, Int((10 / period).rounded(.up)))
-        let watermark = min(fits, room, fifo.watermarkLimit)
-        return watermark >= 2 ? watermark : 1
+        let room = min(fifo.sampleDepth - max(4, Int((10 / period).rounded(.up))), fifo.watermarkLimit)
+        let fits = milliseconds.map { Int((($0 - 1) / period).rounded(.down)) - 1 } ?? 1
+        // The bus's floor outranks the room (below it the reads fall behind
+        // anyway), up to half the FIFO: the other half is a late wake's.
+        return max(1, min(fits, room), min(floor, fifo.sampleDepth / 2, fifo.watermarkLimit))
     }
 
     /// Batched wakes repeat every watermark less 0.382 periods: the timer

@@ -134,7 +134,7 @@ extension Sampler {
         latency = milliseconds
         defer { if holdLimit == nil { publisher.release() } }
         guard let driver else { return 0 }
-        let watermark = FIFOReader.watermark(latency: milliseconds, rate: configuration.rate, profile: driver.profile)
+        let watermark = fifoWatermark(rate: configuration.rate, driver: driver)
         guard watermark != configuration.fifoWatermark else { return watermark }
         releaseHeldFIFO(decidedBy: nil)
         configuration.fifoWatermark = watermark

@@ -81,7 +81,7 @@ extension Sampler {
                                                 found: try fresh.bus.readRegister(0x0F))
                 }
                 adoptAutomaticRate(fresh.profile)
-                configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: fresh.profile)
+                configuration.fifoWatermark = fifoWatermark(rate: configuration.rate, driver: fresh)
                 fresh.calibration = calibration
                 fresh.mountMatrix = mountMatrix
                 driver = fresh

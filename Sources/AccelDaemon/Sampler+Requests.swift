@@ -14,8 +14,9 @@ extension Sampler {
         try wakeForRequest()
         var configuration = configuration
         configuration.interruptPin = self.configuration.interruptPin  // the wiring is not a client's to change
-        configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
         _ = try driver.registerValues(for: configuration)  // validate before touching the chip
+        try checkBus(configuration, driver: driver)
+        configuration.fifoWatermark = fifoWatermark(rate: configuration.rate, driver: driver)
         self.configuration = configuration
         automaticRate = false  // a client's rate outlives a reconnection
         try reconfigure(.configured, "now ±\(configuration.range) g at \(configuration.rate) Hz")

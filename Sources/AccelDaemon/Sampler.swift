@@ -81,6 +81,8 @@ public final class Sampler: @unchecked Sendable {
     var servedPart: String?
     /// The latency clients allow, ms (nil: none, samples as they come).
     var latency: Double?
+    /// The rate whose bus needs were last said (Sampler+Bus).
+    var announcedBusRate: Int?
     /// Opens the line the chip's INT pin drives ([device] interrupt): set
     /// before `open`, the line paces the reads instead of the timer
     /// (Sampler+Interrupt), and is opened again after it was lost.
@@ -120,7 +122,8 @@ public final class Sampler: @unchecked Sendable {
     public func open() throws {
         let driver = try connect()
         adoptAutomaticRate(driver.profile)
-        configuration.fifoWatermark = FIFOReader.watermark(latency: latency, rate: configuration.rate, profile: driver.profile)
+        try checkBus(configuration, driver: driver)
+        configuration.fifoWatermark = fifoWatermark(rate: configuration.rate, driver: driver)
         if interruptSource != nil && pacing.routingFound == nil { pacing.routingFound = try driver.interruptRouting() }
         try checkWakeOnMotion(driver)
         try driver.configure(configuration)

@@ -73,6 +73,8 @@ public final class ChipModel: RegisterBus {
     /// The longest read the modelled adapter allows in one transaction:
     /// set 32 to model an SMBus-only adapter such as i2c-stub.
     public var maximumReadLength = Int.max
+    /// The modelled bus's clock, Hz, as a device tree would say it; nil: not said.
+    public var clockFrequency: Int?
     // The properties marked @exclusivity(unchecked) are read and written on
     // every sample, only from the owner's queue and never re-entrantly:
     // their run-time exclusivity checks were 18 % of replay's instructions

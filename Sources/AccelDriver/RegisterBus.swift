@@ -23,9 +23,14 @@ public protocol RegisterBus: AnyObject {
     /// The longest read one transaction can carry: 32 bytes on an adapter
     /// limited to SMBus block reads (i2c-stub), far more with plain I2C.
     var maximumReadLength: Int { get }
+    /// The bus's clock in Hz when the system says (a device tree's
+    /// `clock-frequency`); nil when unknown, or for a bus with no wire.
+    var clockFrequency: Int? { get }
 }
 
 extension RegisterBus {
+    public var clockFrequency: Int? { nil }
+
     public func readBlock(from subAddress: UInt8, count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         try bytes.withUnsafeMutableBytes { try readBlock(from: subAddress, into: $0) }

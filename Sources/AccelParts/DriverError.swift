@@ -23,6 +23,9 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
     case interruptNotRoutable(part: String, pin: String, signal: String, alternatives: [String])
     /// [power] wake-on-motion on a part whose wake-up unit is not in the table.
     case noWakeUpUnit(part: String)
+    /// The bus's clock cannot carry the part's samples at the rate, even
+    /// batched as far as its FIFO allows (BusBudget).
+    case busTooSlow(location: String, part: String, rate: Int, bitsPerSecond: Int, clock: Int, needed: Int?, fastestRate: Int?)
 
     public var description: String {
         switch self {
@@ -60,13 +63,22 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
             return "the \(part) cannot put \(signal) on its \(pin) pin: \(fix)"
         case .noWakeUpUnit(let part):
             return "the \(part)'s wake-up unit is not in acceld's table of parts (docs/DRIVER.md): set wake-on-motion = off"
+        case .busTooSlow(let location, let part, let rate, let bits, let clock, let needed, let fastest):
+            var text = "the \(part) at \(rate) Hz needs \(bits / 1_000) kbit/s of the bus, more than \(Int(BusBudget.usableShare * 100)) % of \(location)'s \(clockText(clock)) clock carries, so samples would be lost: "
+            if let needed {
+                text += "raise the bus's clock to \(clockText(needed)) (on a Raspberry Pi: dtparam=i2c_arm_baudrate=\(needed) in /boot/firmware/config.txt, then reboot\(needed > 400_000 ? "; above 400 kHz the part and the wiring must support Fast-mode Plus" : ""))"
+            } else {
+                text += "no I2C clock carries it (wire the part by SPI)"
+            }
+            if let fastest { text += ", or lower the rate to \(fastest) Hz or less" }
+            return text + " (docs/INSTALL.md, \"The bus's clock\")"
         }
     }
 
     public var exitCode: Int32 {
         switch self {
         case .unknownChip, .wrongPart: 65             // EX_DATAERR: not the chip expected
-        case .ambiguousPart, .interruptNotRoutable, .noWakeUpUnit: 78  // EX_CONFIG: the configuration must change
+        case .ambiguousPart, .interruptNotRoutable, .noWakeUpUnit, .busTooSlow: 78  // EX_CONFIG: the configuration must change
         case .unknownPart, .unsupportedRange, .unsupportedRate, .unsupportedMode, .noSelfTest, .traceWithoutRotation: 64  // EX_USAGE
         case .configurationMismatch, .bootDidNotFinish, .noData: 74  // EX_IOERR
         }

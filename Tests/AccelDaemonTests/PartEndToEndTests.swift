@@ -86,6 +86,34 @@ struct PartEndToEndTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test("kHz rates: the FIFO batches what the bus needs; frames in order, every sample published or counted lost", arguments: [
+        (["--part", "LSM6DSO", "--rate", "6660"], 6_660, 127),  // no clock carries it at 400 kHz: half the FIFO
+        (["--part", "LIS3DH", "--mode", "low-power", "--rate", "5376"], 5_376, 13),  // 400 kHz from 13 samples a read
+    ])
+    func kilohertz(arguments: [String], rate: Int, watermark: Int) throws {
+        let daemon = try DaemonProcess(["--simulate", "rest"] + arguments)
+        let client = try LineClient(path: daemon.socketPath)
+        let device = try #require(client.readMessage()?["device"] as? [String: Any])
+        #expect(device["rate"] as? Int == rate && device["fifo"] as? Int == watermark, "\(device)")
+        _ = client.request(#"{"class":"watch","streams":["frames"],"fields":["acc"]}"#)
+        // Until the frames span 3 s of the chip's samples, however long a
+        // starved host takes; a client too slow for them is told by `dropped`.
+        var seqs: [Int] = [], dropped = 0
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, (seqs.last ?? 0) - (seqs.first ?? 0) < 3 * rate {
+            guard let message = client.readMessage(timeout: 1) else { continue }
+            switch message["class"] as? String {
+            case "frame": seqs.append(message["seq"] as! Int)
+            case "dropped": dropped += message["count"] as? Int ?? 0
+            default: break
+            }
+        }
+        #expect((seqs.last ?? 0) - (seqs.first ?? 0) >= 3 * rate, "3 s of frames within 60 s")
+        #expect(zip(seqs.dropFirst(), seqs).allSatisfy { $0 > $1 }, "in order")
+        #expect(gaps(in: seqs) <= dropped + daemonLost(daemon.socketPath), "every sample published or counted lost")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test("a range, rate or mode the part lacks stops acceld with the part's valid values (exit 64)", arguments: [
         (["--part", "LIS331HH", "--range", "8"], "--range: ±8 g is not available on the LIS331HH: choose one of 6, 12, 24"),
         (["--part", "LIS3DH", "--rate", "5376"], "--rate: 5376 Hz is not available on the LIS3DH in high-resolution mode: choose one of 1, 10, 25, 50, 100, 200, 400, 1344"),
