@@ -61,3 +61,41 @@ struct BusBudgetTests {
         #expect(I2CBus.clockFrequency(node: "/dev/spidev0.0", sysfs: root) == nil)
     }
 }
+
+@Suite("docs/INSTALL.md's table of clocks")
+struct BusBudgetDocumentTests {
+    /// The rows of the table under "### The bus's clock".
+    func rows() throws -> [[String]] {
+        var parts = #filePath.split(separator: "/").map(String.init)
+        parts.removeLast(3)  // Tests/AccelDriverTests/BusBudgetTests.swift
+        let text = try String(contentsOfFile: "/" + (parts + ["docs", "INSTALL.md"]).joined(separator: "/"), encoding: .utf8)
+        let after = try #require(text.components(separatedBy: "### The bus's clock").dropFirst().first)
+        let section = after.components(separatedBy: "\n## ")[0]
+        return section.split(separator: "\n").filter { $0.hasPrefix("| ") && !$0.hasPrefix("| part") }
+            .map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    @Test("every row is what BusBudget computes: the rate's cost, batched, the slowest clock, the batch acceld reads there")
+    func table() throws {
+        let rows = try rows()
+        #expect(rows.count >= 8)
+        for row in rows {
+            let name = String(row[0].prefix { $0 != "," && $0 != " " })
+            let profile = try #require(ChipProfile.named(name), "\(row)")
+            let rate = try #require(Int(row[1].replacingOccurrences(of: ",", with: "").replacingOccurrences(of: " Hz", with: "")))
+            let budget = BusBudget(profile: profile, rate: rate)
+            func kbit(_ watermark: Int) -> String {
+                let value = Int(budget.bitsPerSecond(watermark: watermark)) / 1_000
+                return (value >= 1_000 ? "\(value / 1_000),\(String(format: "%03d", value % 1_000))" : "\(value)") + " kbit/s"
+            }
+            #expect(row[2] == kbit(1), "\(row)")
+            #expect(row[3] == (budget.largestWatermark > 0 ? kbit(budget.largestWatermark) : "(no FIFO)"), "\(row)")
+            if let clock = budget.slowestClock {
+                #expect(row[4] == clockText(clock), "\(row)")
+                #expect(row[5] == "\(max(1, budget.smallestWatermark(clock: clock) ?? 0))", "\(row)")
+            } else {
+                #expect(row[4].hasPrefix("none: \(Int((budget.share(clock: 1_000_000, watermark: budget.largestWatermark) * 100).rounded())) %"), "\(row)")
+            }
+        }
+    }
+}
