@@ -123,11 +123,12 @@ let package = Package(
         .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelReplay", "AccelVibration"]),
         // Bring-up and client logic for accelctl: probe, dump, calibration,
         // rate, plots, the terminal view.
-        .target(name: "AccelTools", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol"]),
+        .target(name: "AccelTools", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelVibration"]),
         .executableTarget(
             name: "accelctl",
             dependencies: [
                 "AccelTools", "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelReplay",
+                "AccelVibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -168,7 +169,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol", "AccelClient", "TestSupport"]),
-        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport"]),
+        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport", "AccelVibration"]),
         .testTarget(name: "AccelGatewayTests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelGateway"]),
         .testTarget(name: "AccelSensorProxyTests", dependencies: ["AccelMotion", "AccelSensorProxy"]),
     ],

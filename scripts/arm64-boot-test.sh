@@ -66,7 +66,7 @@ fi
 # finds them cached, or waits for that run to end).
 ./scripts/arm64/userland.sh
 boot=.build-arm64-boot
-rootfs_arch=arm64 rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0
+rootfs_arch=arm64 rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0,libkissfft-float131
 source scripts/debian-rootfs.sh
 phase "userland" "arm64, cached in $rootfs"
 source scripts/boot/arm64-kernel.sh

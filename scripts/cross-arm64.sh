@@ -84,7 +84,7 @@ fi
 # runtime of exactly the compiler's version.
 # libsystemd-dev for acceld-sensorproxy's sd-bus, with the libraries
 # libsystemd.so.0 needs (lld checks a shared library's own references).
-sysroot_packages="libc6 libc6-dev libgcc-12-dev libgcc-s1 libstdc++-12-dev libstdc++6 libi2c0 libi2c-dev linux-libc-dev libmosquitto1 libmosquitto-dev"
+sysroot_packages="libc6 libc6-dev libgcc-12-dev libgcc-s1 libstdc++-12-dev libstdc++6 libi2c0 libi2c-dev linux-libc-dev libmosquitto1 libmosquitto-dev libkissfft-float131 libkissfft-dev"
 sysroot_packages+=" libsystemd0 libsystemd-dev libcap2 libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1"
 bundle=$cache/sdks/acceld-arm64.artifactbundle
 sysroot=$bundle/sdk/sysroot

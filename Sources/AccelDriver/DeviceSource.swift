@@ -23,13 +23,17 @@ public enum DeviceSource: Sendable, Equatable, CustomStringConvertible {
     public struct MotionError: Error, CustomStringConvertible {
         public let name: String
         public var description: String {
-            "'\(name)' is neither a built-in motion (\(MotionScript.names.joined(separator: ", "))) nor a readable trace file"
+            "'\(name)' is neither a built-in motion (\(builtInMotions.joined(separator: ", "))) nor a readable trace file"
         }
     }
+
+    /// The built-in motions: MotionScript's, and a machine's vibration.
+    public static let builtInMotions = MotionScript.names + ["machine"]
 
     /// The motion a simulation runs: a built-in script by name, else a trace file.
     public static func motion(named name: String) throws -> any MotionSource {
         if let script = MotionScript.named(name) { return script }
+        if name == "machine" { return VibrationMotion.machine() }
         guard readTextFile(name) != nil else { throw MotionError(name: name) }
         return TraceMotion(try Trace(contentsOf: name), name: name)
     }

@@ -52,15 +52,22 @@ public final class VibrationMotion: MotionSource {
     }
 
     /// When the machine runs: [start, stop) intervals in seconds, each
-    /// ramping up and down over `ramp` s. Empty: always.
+    /// ramping up and down over `ramp` s, repeating every `period` s when
+    /// one is given. Empty: always.
     public struct Schedule: Sendable {
         public var runs: [Range<Double>]
         public var ramp: Double
-        public init(runs: [Range<Double>] = [], ramp: Double = 0.5) { self.runs = runs; self.ramp = ramp }
+        public var period: Double?
+        public init(runs: [Range<Double>] = [], ramp: Double = 0.5, period: Double? = nil) {
+            self.runs = runs
+            self.ramp = ramp
+            self.period = period
+        }
 
         /// 0 (stopped) ... 1 (running) at `t`.
-        func level(at t: Double) -> Double {
+        func level(at time: Double) -> Double {
             guard !runs.isEmpty else { return 1 }
+            let t = period.map { time.truncatingRemainder(dividingBy: $0) } ?? time
             return runs.map { run in
                 let up = ramp > 0 ? (t - run.lowerBound) / ramp : (t >= run.lowerBound ? 1 : 0)
                 let down = ramp > 0 ? (run.upperBound - t) / ramp : (t < run.upperBound ? 1 : 0)
@@ -87,6 +94,26 @@ public final class VibrationMotion: MotionSource {
         self.noise = noise
         self.schedule = schedule
         self.seed = seed
+    }
+
+    /// The built-in machine (`--simulate machine`): a motor at 29.95 Hz
+    /// (1,797 rpm) with a little unbalance and its harmonics, a 6205-size
+    /// ball bearing (9 balls of 7.94 mm on a 39.04 mm pitch circle) with an
+    /// outer-race defect ringing 2.2 kHz at its BPFO (107.4 Hz), and noise;
+    /// it runs 30 s, stops for 10 s, and starts again.
+    public static func machine() -> VibrationMotion {
+        let shaft = 29.95, bpfo = 4.5 * shaft * (1 - 7.94 / 39.04)
+        let unbalance = harmonics(of: Line(frequency: shaft, amplitude: 0.12, direction: Vector3(1, 0, 0)), count: 3, falloff: 0.4)
+        let quadrature = unbalance.map { line -> Line in
+            var line = line
+            line.direction = Vector3(0, 1, 0)
+            line.phase = .pi / 2
+            return line
+        }
+        return VibrationMotion(
+            name: "machine", lines: unbalance + quadrature,
+            defects: [Defect(rate: bpfo, resonance: 2_200, amplitude: 0.3, decay: 0.001, shaft: shaft, modulation: 0.4, direction: Vector3(1, 0, 0.5))],
+            noise: 0.01, schedule: Schedule(runs: [2..<32], ramp: 1, period: 40))
     }
 
     /// A line and its harmonics (2×, 3×, ...), each `falloff` of the last.

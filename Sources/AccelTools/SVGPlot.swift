@@ -22,8 +22,11 @@ public struct SVGPlot {
     public struct Marker {
         public enum Kind: String, CaseIterable {
             case orientation, shake, fall, movement, tap
+            /// A spectrum's line, or a machine's configured frequency.
+            case line
             var color: String {
                 switch self {
+                case .line: "#444444"
                 case .orientation: "#8a2be2"
                 case .shake: "#ff7f0e"
                 case .fall: "#d62728"
@@ -71,7 +74,8 @@ public struct SVGPlot {
 
     public init() {}
 
-    public func render(title: String, times: [Double], series: [Series], markers: [Marker] = [], unit: String = "g") -> String {
+    /// `times` are the x axis's values, in `xUnit` (seconds, or hertz for a spectrum).
+    public func render(title: String, times: [Double], series: [Series], markers: [Marker] = [], unit: String = "g", xUnit: String = "s") -> String {
         let t0 = times.first ?? 0, t1 = max(times.last ?? 1, t0 + 1e-6)
         let all = series.flatMap(\.values)
         var low = all.min() ?? -1, high = all.max() ?? 1
@@ -98,7 +102,7 @@ public struct SVGPlot {
         }
         for t in ticks(t0, t1) {
             svg += "<line x1=\"\(n(x(t)))\" y1=\"\(n(top))\" x2=\"\(n(x(t)))\" y2=\"\(n(height - bottom))\" stroke=\"#eeeeee\"/>\n"
-            svg += "<text x=\"\(n(x(t)))\" y=\"\(n(height - bottom + 16))\" text-anchor=\"middle\">\(fixed(t, t.rounded() == t ? 0 : 1)) s</text>\n"
+            svg += "<text x=\"\(n(x(t)))\" y=\"\(n(height - bottom + 16))\" text-anchor=\"middle\">\(fixed(t, t.rounded() == t ? 0 : 1)) \(xUnit)</text>\n"
         }
         // Events: a span shaded over its duration, a moment a dashed line;
         // labels in lanes from the top, so that none overlaps another.

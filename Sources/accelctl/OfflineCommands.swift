@@ -5,6 +5,7 @@ import AccelDriver
 import AccelMotion
 import AccelReplay
 import AccelTools
+import AccelVibration
 import ArgumentParser
 
 struct ReplayCommand: ParsableCommand {
@@ -47,15 +48,19 @@ extension RateChoice: ExpressibleByArgument {
 struct PlotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plot",
-        abstract: "Draw a trace as an SVG chart: x, y, z over time, with events marked.",
+        abstract: "Draw a trace as an SVG chart: x, y, z over time, with events marked, or its spectrum.",
         discussion: """
             --show acc plots the trace as recorded; gravity and user run it through
             the pipeline first (as replay does). Events come from the pipeline too.
+            --show spectrum and envelope draw the vibration's spectrum, or its
+            envelope's, averaged over windows (docs/VIBRATION.md), the strongest
+            lines labelled and --shaft's and --bearing's frequencies marked.
             Example: accelctl plot fall.csv -o fall.svg --show user
+            Example: accelctl plot pump.csv -o pump.svg --show envelope --shaft 29.95 --bearing 9,7.94,39.04
             """
     )
 
-    enum Quantity: String, ExpressibleByArgument, CaseIterable { case acc, gravity, user }
+    enum Quantity: String, ExpressibleByArgument, CaseIterable { case acc, gravity, user, spectrum, envelope }
 
     @Argument(help: "A trace file.")
     var trace: String
@@ -63,14 +68,17 @@ struct PlotCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The SVG file to write.")
     var output: String
 
-    @Option(help: "What to plot: acc (the trace), gravity or user acceleration.")
+    @Option(help: "What to plot: acc (the trace), gravity or user acceleration, the spectrum or the envelope's spectrum.")
     var show: Quantity = .acc
+
+    @OptionGroup var vibration: VibrationOptions
 
     @Flag(inversion: .prefixedNo, help: "Mark the pipeline's events.")
     var events = true
 
     func run() throws {
         let recording = guarded { try Trace(contentsOf: trace) }
+        if show == .spectrum || show == .envelope { return plotSpectrum(recording) }
         var times = recording.times.map { $0 - recording.times[0] }
         var values = recording.samples
         var markers: [SVGPlot.Marker] = []
@@ -121,5 +129,16 @@ struct PlotCommand: ParsableCommand {
             markers: markers)
         guarded { try writeAtomically(svg, to: output) }
         print("wrote \(output): \(recording.count) samples, \(markers.count) events")
+    }
+
+    private func plotSpectrum(_ recording: Trace) {
+        let rate = Double(recording.count - 1) / (recording.times.last! - recording.times[0])
+        let chart = guarded {
+            try SpectrumChart.render(title: String(trace.split(separator: "/").last ?? ""), samples: recording.samples, rate: rate,
+                                     settings: vibration.settings(), kind: show == .spectrum ? .spectrum : .envelope)
+        }
+        guarded { try writeAtomically(chart.svg, to: output) }
+        let lines = chart.peaks.prefix(3).map { "\(fixed($0.frequency, 1)) Hz" }.joined(separator: ", ")
+        print("wrote \(output): \(chart.windows) windows at \(fixed(rate, 0)) Hz; strongest lines \(lines)")
     }
 }

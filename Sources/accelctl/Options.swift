@@ -9,6 +9,7 @@ import AccelDriver
 import AccelParts
 import AccelProtocol
 import AccelTools
+import AccelVibration
 import ArgumentParser
 
 /// How to reach the chip directly (no daemon).
@@ -29,7 +30,7 @@ struct ChipOptions: ParsableArguments {
     @Flag(help: "Accept an adapter without I2C block reads (one transaction per register).")
     var allowByteReads = false
 
-    @Option(help: ArgumentHelp("Use the chip model instead of hardware, moved by a built-in motion (\(MotionScript.names.joined(separator: ", ")), or 'none' for an empty bus) or a trace file.", valueName: "motion"), completion: .list(MotionScript.names + ["none"]))
+    @Option(help: ArgumentHelp("Use the chip model instead of hardware, moved by a built-in motion (\(DeviceSource.builtInMotions.joined(separator: ", ")), or 'none' for an empty bus) or a trace file.", valueName: "motion"), completion: .list(DeviceSource.builtInMotions + ["none"]))
     var simulate: String?
 
     @Option(help: ArgumentHelp("With --simulate: the model's zero-g offset per axis, g, e.g. 0.03,-0.02,0.05.", valueName: "x,y,z"))
@@ -180,6 +181,8 @@ func fail(_ error: Error) -> Never {
     case let e as DeviceSource.MotionError: (e.description, 66)
     case let e as ConfigurationError: (e.description, 78)
     case let e as FileWriteError: (e.description, 73)
+    case let e as VibrationSettingsError: (e.description, 64)
+    case let e as SpectrumChartError: (e.description, 65)
     default: ("\(error)", 1)
     }
     printError("accelctl: \(message)")

@@ -26,7 +26,7 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read an accelerometer the kernel already drives, through its IIO buffer: iio:deviceN or the driver's name for the chip (lis3dh, mpu6050); 'auto' takes the only one there is. Same as backend = iio in [device].", valueName: "device"))
     var iio: String?
 
-    @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(MotionScript.names.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"), completion: .list(MotionScript.names))
+    @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(DeviceSource.builtInMotions.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"), completion: .list(DeviceSource.builtInMotions))
     var simulate: String?
 
     @Option(help: ArgumentHelp("The part on the board, which WHO_AM_I cannot always tell (0x32 and 0x33 are shared by parts with different scales); with --simulate, the part the chip model plays. [default: identify by WHO_AM_I; LIS302DL with --simulate]", valueName: "part"),

@@ -24,7 +24,7 @@ struct ReplayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A trace file, or a built-in motion (\(MotionScript.names.joined(separator: ", "))).", valueName: "trace"))
+    @Argument(help: ArgumentHelp("A trace file, or a built-in motion (\(DeviceSource.builtInMotions.joined(separator: ", "))).", valueName: "trace"))
     var trace: String
 
     @Option(help: ArgumentHelp("The part the chip model plays. Default: the part the trace's '# device:' line names, else the configuration's, else LIS302DL.", valueName: "part"),

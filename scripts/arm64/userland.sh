@@ -38,7 +38,7 @@ started=$(date +%s)
 
 # 2. The arm64 Debian userland: what the package needs and the checks use,
 # without man-db (its triggers cost minutes under emulation).
-rootfs_arch=arm64 rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0
+rootfs_arch=arm64 rootfs_include=systemd,systemd-sysv,udev,i2c-tools,kmod,python3,libmosquitto1,libi2c0,libkissfft-float131
 source scripts/debian-rootfs.sh
 chroot "$rootfs" /bin/true || fail "the arm64 userland's /bin/true does not run in a chroot: check the aarch64 binfmt_misc handler (F flag)"
 userland=$(date +%s)
