@@ -7,79 +7,48 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// acceld's socket, on a thread of its own: one connection, reconnected
-/// with back-off (0.1 s doubling to 5 s) as the gateway's DaemonFeed does,
-/// watching the orientation stream only while `wantsOrientation` is set.
-/// What happens is posted to `mailbox`; the bus's thread takes it.
+/// acceld's socket, on a thread of its own: AccelClient's `DaemonLink`,
+/// reconnected with back-off (0.1 s doubling to 5 s) as the gateway's
+/// DaemonFeed is, watching the orientation stream only while
+/// `wantsOrientation` is set. What happens is posted to `mailbox`; the
+/// bus's thread takes it.
 final class AcceldLink: Sendable {
-    let socketPath: String
+    var socketPath: String { link.socketPath }
+    private let link: DaemonLink
     private let wanted = Mutex(false)
-    private let mailbox: Mailbox
-    private let queue = DispatchQueue(label: "acceld-sensorproxy.acceld")
 
     init(socketPath: String, mailbox: Mailbox) {
-        self.socketPath = socketPath
-        self.mailbox = mailbox
-    }
-
-    /// Whether the orientation stream should be watched; taken up within
-    /// a tenth of a second.
-    func setWantsOrientation(_ value: Bool) { wanted.withLock { $0 = value } }
-
-    func start() { queue.async { self.run() } }
-
-    // (The connection and the following are functions of their own: as one
-    // loop, Swift 6.3.1's optimizer never finished compiling it, -O.)
-    private func run() {
-        var away = false
-        while true {
-            let connection = connect(awaySaid: away)
-            let device = connection.device
-            mailbox.post(.connected(device: "\(device.chip) at \(device.location)"))
-            do {
-                try follow(connection)
-            } catch {
-                mailbox.post(.disconnected(reason: error.description))
-                away = true
+        link = DaemonLink(socketPath: socketPath, backoff: .service, label: "acceld-sensorproxy.acceld") { updates in
+            for update in updates {
+                switch update {
+                case .connected(let hello, _):
+                    mailbox.post(.connected(device: "\(hello.device.chip) at \(hello.device.location)"))
+                case .disconnected(let error):
+                    mailbox.post(.disconnected(reason: error.description))
+                case .message(_, .event(.orientation(let change))):
+                    mailbox.post(.orientation(change.orientation))
+                // The watch reply carries the orientation decided so far.
+                case .message(_, .watch(let reply)):
+                    if let current = reply.orientation { mailbox.post(.orientation(current)) }
+                default:
+                    break
+                }
             }
         }
     }
 
-    /// A connection, tried with back-off until acceld answers; an outage
-    /// is posted once, not once per attempt.
-    private func connect(awaySaid: Bool) -> DaemonConnection {
-        var backoff = 0.1
-        var said = awaySaid
-        while true {
-            do throws(ClientError) {
-                return try DaemonConnection(path: socketPath)
-            } catch {
-                if !said { mailbox.post(.disconnected(reason: error.description)) }
-                said = true
-                MonotonicTime().sleep(seconds: backoff)
-                backoff = min(backoff * 2, 5)
-            }
+    /// Whether the orientation stream should be watched (the bus says it
+    /// after every call): a change is sent at once when connected, and the
+    /// watch again on every reconnection while set.
+    func setWantsOrientation(_ value: Bool) {
+        wanted.withLock { wanted in
+            guard value != wanted else { return }
+            wanted = value
+            link.watch(value ? .watch(streams: [.orientation], rate: nil, fields: .all, latency: nil) : nil)
         }
     }
 
-    /// Posts what one connection says until it fails, watching the
-    /// orientation stream only while it is wanted.
-    private func follow(_ connection: DaemonConnection) throws(ClientError) {
-        var watching = false
-        while true {
-            let want = wanted.withLock { $0 }
-            if want != watching {
-                connection.send(want ? .watch(streams: [.orientation], rate: nil, fields: .all, latency: nil) : .unwatch(streams: nil))
-                watching = want
-            }
-            switch try connection.next(timeout: 0.1) {
-            case .event(.orientation(let change))?: mailbox.post(.orientation(change.orientation))
-            // The watch reply carries the orientation decided so far.
-            case .watch(let reply)?: if let current = reply.orientation { mailbox.post(.orientation(current)) }
-            default: break
-            }
-        }
-    }
+    func start() { link.start() }
 }
 
 /// Updates from acceld's thread to the bus's: a list under a lock, and a

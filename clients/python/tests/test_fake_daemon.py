@@ -72,7 +72,7 @@ def test_a_newer_daemons_messages_are_ignored_not_fatal(fake_daemon, monkeypatch
                        hello='{"class":"hello","protocol":3,"version":"3.0","features":["gestures"],'
                              '"device":{"chip":"LIS9000","rate":100,"state":"ok","colour":"blue"}}')
     unknown = []
-    monkeypatch.setattr(acceld.client, "_newer_said", False)
+    monkeypatch.setattr(acceld.connection, "_newer_said", False)
     with pytest.warns(acceld.NewerProtocolWarning, match="speaks protocol 3, this library 2"):
         motion = acceld.connect(fake.path)
     with motion:
@@ -220,3 +220,24 @@ def test_a_closed_client_says_so(fake_daemon):
         motion.status()
     motion.stop_accelerometer_updates()             # stopping what is stopped is harmless
     assert not motion.is_connected
+
+
+def test_goodbye_ends_the_connection_before_the_socket_closes(fake_daemon):
+    """The connection (acceld/connection.py) takes acceld at its word: after
+    `goodbye` it reports the loss and connects again, though the fake
+    keeps the first connection open; the watch is sent again, and the
+    gap accounting starts afresh on the new connection."""
+    fake = fake_daemon(watch_reply(rate=100.0))
+    with acceld.connect(fake.path, max_backoff=0.2) as motion:
+        with motion.updates(["frames"], timeout=10) as updates:
+            first = wait_for(lambda: fake.connections and fake.connections[0], 5, "the first connection")
+            fake.send(frame(1), first)
+            fake.send('{"class":"goodbye","reason":"restart"}', first)
+            got = [next(updates) for _ in range(4)]
+            assert [type(m).__name__ for m in got] == ["Frame", "Goodbye", "Disconnected", "Reconnected"]
+            assert got[2].reason == "acceld said goodbye: restart"
+            assert len(fake.connections) == 2 and motion.reconnects == 1
+            wait_for(lambda: [r["class"] for r in fake.requests] == ["watch", "watch"], 5, "the watch sent again")
+            fake.send(frame(500), fake.connections[1])
+            assert next(updates).seq == 500
+            assert motion.lost == 0
