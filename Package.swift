@@ -75,7 +75,7 @@ let package = Package(
         .target(
             name: "AccelDaemon",
             dependencies: [
-                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelVibration",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -31,7 +31,7 @@ PRODUCT_MODULES = {"Logging": "Logging", "NIOCore": "NIOCore", "NIOPosix": "NIOP
 # rule alone cannot see a driver pulled in through a module that does
 # import it (the gateway linked libi2c through AccelConfiguration ->
 # AccelDriver -> CI2C, issue 36): changing this table is a decision.
-C_LIBRARIES = {"acceld": {"CI2C", "CGPIO"}, "accelctl": {"CI2C", "CGPIO", "CKissFFT"},
+C_LIBRARIES = {"acceld": {"CI2C", "CGPIO", "CKissFFT"}, "accelctl": {"CI2C", "CGPIO", "CKissFFT"},
                "acceld-gateway": {"CMosquitto"}, "acceld-sensorproxy": {"CSensorProxyBus", "CSystemd"}}
 
 

@@ -17,6 +17,8 @@ struct Subscriber: Sendable {
     let decimation: UInt64
     let phase: UInt64
     let reference: Attitude?
+    /// The windows of its `vibration` messages (nil: the default).
+    var vibration: VibrationWatch? = nil
 
     func watches(_ event: MotionEvent) -> Bool {
         StreamName(rawValue: event.className).map(streams.contains) ?? false

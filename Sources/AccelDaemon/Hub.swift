@@ -24,6 +24,7 @@ final class Hub: @unchecked Sendable {
     let control = DispatchQueue(label: "acceld.control")
     let sampler: any DeviceSampler
     let fanout = Fanout()
+    let vibration = VibrationService()
     let settings: SocketSettings
     let status: StatusReporter
     private let logger = Logger(label: "acceld.server")
@@ -104,7 +105,10 @@ final class Hub: @unchecked Sendable {
 
     /// The sampler picks up the clients' subscriptions at its next step.
     func subscriptionsChanged() {
-        fanout.replace(sessions.values.filter { !$0.streams.isEmpty }.map(\.subscriber))
+        let subscribers = sessions.values.filter { !$0.streams.isEmpty }.map(\.subscriber)
+        fanout.replace(subscribers)
+        let device = device
+        vibration.update(subscribers, rate: Double(device.rate), range: device.range)
         let framesWatched = sessions.values.contains { $0.streams.contains(.frames) }
         onSampler { [sampler] in sampler.framesWatched(framesWatched) }
     }
@@ -127,8 +131,13 @@ final class Hub: @unchecked Sendable {
 
     func publish(_ output: SamplerOutput) {
         switch output {
-        case .frame(let frame, let events): fanout.publish(CollectionOfOne(Delivery(frame: frame, events: events)))
-        case .batch(let deliveries): fanout.publish(deliveries)
+        case .frame(let frame, let events):
+            let delivery = CollectionOfOne(Delivery(frame: frame, events: events))
+            fanout.publish(delivery)
+            vibration.feed(delivery)
+        case .batch(let deliveries):
+            fanout.publish(deliveries)
+            vibration.feed(deliveries)
         case .device(let event): publish(event)
         }
     }

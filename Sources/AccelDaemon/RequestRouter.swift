@@ -4,6 +4,7 @@ import AccelCore
 import AccelDriver
 import AccelParts
 import AccelProtocol
+import AccelVibration
 
 /// Requests, from parsing to reply: the privilege check, then each class
 /// to its handler. Runs on the control queue; what touches the chip or the
@@ -37,8 +38,8 @@ final class RequestRouter: @unchecked Sendable {
             }
         }
         switch request {
-        case .watch(let streams, let rate, let fields, let latency):
-            watch(session, streams: streams, rate: rate, fields: fields, latency: latency)
+        case .watch(let streams, let rate, let fields, let latency, let vibration):
+            watch(session, streams: streams, rate: rate, fields: fields, latency: latency, vibration: vibration)
         case .unwatch(let streams):
             session.streams.subtract(streams ?? Set(StreamName.allCases))
             session.reply(.watch(WatchReply(streams: session.streams)), endsStreams: true)
@@ -68,19 +69,29 @@ final class RequestRouter: @unchecked Sendable {
         }
     }
 
-    private func watch(_ session: Session, streams: Set<StreamName>, rate: Double?, fields: FrameFields, latency: Double?) {
+    private func watch(_ session: Session, streams: Set<StreamName>, rate: Double?, fields: FrameFields, latency: Double?,
+                       vibration: VibrationWatch?) {
+        let odr = Double(hub.device.rate)
+        if streams.contains(.vibration) {
+            // Refused before anything changes: the windows must suit the chip's rate.
+            do {
+                try VibrationService.settings(VibrationSettings(), for: vibration ?? VibrationWatch()).validate(rate: odr)
+            } catch {
+                return session.reply(.error(ProtocolError("bad-field", "\"vibration\": \(error) (the chip runs at \(hub.device.rate) Hz)", request: "watch")))
+            }
+        }
+        session.vibration = streams.contains(.vibration) ? vibration ?? VibrationWatch() : nil
         let ending = !session.streams.subtracting(streams).isEmpty
         session.streams = streams
         session.fields = fields
         session.requestedRate = rate
         session.latency = latency
-        let odr = Double(hub.device.rate)
         session.decimate(for: odr)
         // The reply names the fields frames will carry: no rotation rate
         // from a part without a gyroscope.
         let served = hub.device.gyroscope == nil ? fields.subtracting(.rotation) : fields
         let reply = WatchReply(streams: streams, rate: odr / Double(session.decimation), fields: served, latency: latency,
-                               orientation: streams.contains(.orientation) ? hub.fanout.orientation : nil)
+                               orientation: streams.contains(.orientation) ? hub.fanout.orientation : nil, vibration: session.vibration)
         session.reply(.watch(reply), endsStreams: ending)
         hub.subscriptionsChanged()
         hub.latencyChanged()

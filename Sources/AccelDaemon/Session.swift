@@ -25,6 +25,8 @@ final class Session: @unchecked Sendable {
     /// How late, in ms, this client's frames may arrive (nil: at once).
     var latency: Double?
     var reference: Attitude?
+    /// The windows of its `vibration` messages.
+    var vibration: VibrationWatch?
     var lines: RequestLines
 
     init(id: Int, connection: ClientConnection, credentials: PeerCredentials?, maxLineBytes: Int) {
@@ -54,7 +56,7 @@ final class Session: @unchecked Sendable {
 
     var subscriber: Subscriber {
         Subscriber(connection: connection, generation: connection.generation, streams: streams, fields: fields,
-                   decimation: decimation, phase: phase, reference: reference)
+                   decimation: decimation, phase: phase, reference: reference, vibration: vibration)
     }
 }
 

@@ -36,7 +36,7 @@ public final class DaemonFeed: Sendable {
             }
             if !batch.isEmpty { deliver(batch) }
         }
-        link.watch(.watch(streams: Set(StreamName.allCases), rate: nil, fields: .all, latency: DaemonFeed.frameLatency))
+        link.watch(.watch(streams: StreamName.byDefault.union([.status]), rate: nil, fields: .all, latency: DaemonFeed.frameLatency))
     }
 
     public func start() { link.start() }

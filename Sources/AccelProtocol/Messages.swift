@@ -125,13 +125,16 @@ public struct WatchReply: Sendable, Equatable {
     public var latency: Double?
     /// The orientation decided so far, when `orientation` is watched.
     public var orientation: DeviceOrientation?
+    /// The windows `vibration` messages will have, when it is watched.
+    public var vibration: VibrationWatch?
     public init(streams: Set<StreamName>, rate: Double? = nil, fields: FrameFields? = nil, latency: Double? = nil,
-                orientation: DeviceOrientation? = nil) {
+                orientation: DeviceOrientation? = nil, vibration: VibrationWatch? = nil) {
         self.streams = streams
         self.rate = rate
         self.fields = fields
         self.latency = latency
         self.orientation = orientation
+        self.vibration = vibration
     }
 }
 
@@ -166,6 +169,10 @@ public enum Message: Sendable, Equatable {
     case watch(WatchReply)
     case frame(FrameMessage)
     case event(MotionEvent)
+    /// One window's vibration analysis (docs/VIBRATION.md).
+    case vibration(VibrationMessage)
+    /// The machine's state changed.
+    case machine(MachineMessage)
     case device(DeviceInfo)
     case status(StatusReport)
     case calibration(CalibrationReply)
@@ -189,6 +196,8 @@ public enum Message: Sendable, Equatable {
         case .watch: "watch"
         case .frame: "frame"
         case .event(let event): event.className
+        case .vibration: "vibration"
+        case .machine: "machine"
         case .device: "device"
         case .status: "status"
         case .calibration: "calibration"
@@ -205,7 +214,7 @@ public enum Message: Sendable, Equatable {
 
     /// Every class this version reads and writes.
     public static let classNames = ["hello", "watch", "frame", "device", "status", "calibration", "selftest", "zero",
-                                    "poll", "configured", "dropped", "goodbye", "error"] + MotionEvent.classNames
+                                    "poll", "configured", "dropped", "goodbye", "error", "vibration", "machine"] + MotionEvent.classNames
 
     /// The message as one line of bytes, without the newline.
     public var jsonBytes: [UInt8] {
@@ -222,8 +231,11 @@ public enum Message: Sendable, Equatable {
             if let fields = reply.fields { line.addRaw("fields", JSONLine.array(fields.wireNames)) }
             if let latency = reply.latency { line.add("latency", latency, decimals: 1) }
             if let orientation = reply.orientation { line.add("orientation", orientation.rawValue) }
+            if let vibration = reply.vibration { line.addRaw("vibration", vibration.json) }
         case .frame: break
         case .event(let event): event.encode(&line)
+        case .vibration(let message): message.encode(&line)
+        case .machine(let message): message.encode(&line)
         case .device(let device): device.encode(&line)
         case .status(let status):
             line.add("uptime", status.uptime, decimals: 3)
@@ -307,10 +319,17 @@ public enum Message: Sendable, Equatable {
                 guard let value = DeviceOrientation(rawValue: text) else { throw f.error("unknown orientation \"\(text)\"") }
                 return value
             }
+            let vibration = try f.optional("vibration", "an object", \.object).map { (object: JSONObject) throws(MessageError) in
+                try VibrationWatch(object, error: f.error)
+            }
             self = .watch(WatchReply(streams: streams, rate: try f.optionalNumber("rate"), fields: fields,
-                                     latency: try f.optionalNumber("latency"), orientation: orientation))
+                                     latency: try f.optionalNumber("latency"), orientation: orientation, vibration: vibration))
         case "frame":
             self = .frame(try FrameMessage(f))
+        case "vibration":
+            self = .vibration(try VibrationMessage(f))
+        case "machine":
+            self = .machine(try MachineMessage(f))
         case "device":
             self = .device(try DeviceInfo(f))
         case "status":

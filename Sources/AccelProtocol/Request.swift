@@ -6,8 +6,16 @@ public enum StreamName: String, Sendable, CaseIterable {
     case frames, orientation, shake, freefall, movement, device, status
     /// Taps and double taps (issue #14).
     case tap
+    /// A message per window of vibration analysis, and the machine's
+    /// changes of state (docs/VIBRATION.md). Neither is in a watch that
+    /// names no streams: the analysis costs the daemon work.
+    case vibration, machine
 
     public static let events: Set<StreamName> = [.orientation, .shake, .freefall, .movement, .tap]
+
+    /// What a watch without `streams` watches: all but `status` and the
+    /// vibration analysis's.
+    public static let byDefault = Set(StreamName.allCases).subtracting([.status, .vibration, .machine])
 
     /// Stream names as a client writes them; "events" stands for the five
     /// event streams.
@@ -31,7 +39,8 @@ public enum Request: Sendable, Equatable {
     /// Start (or change) a subscription. `rate` in Hz for frames, served by
     /// decimation; `latency` in ms, how late frames may arrive (batched
     /// from the chip's FIFO, Android's maximum report latency).
-    case watch(streams: Set<StreamName>, rate: Double?, fields: FrameFields, latency: Double?)
+    /// `vibration`: the windows of this client's `vibration` messages.
+    case watch(streams: Set<StreamName>, rate: Double?, fields: FrameFields, latency: Double?, vibration: VibrationWatch? = nil)
     /// Stop some streams, or all (nil).
     case unwatch(streams: Set<StreamName>?)
     /// The latest frame, for pull-style clients.
@@ -83,11 +92,12 @@ extension Request {
     public var json: String {
         var line = JSONLine(class: className)
         switch self {
-        case .watch(let streams, let rate, let fields, let latency):
+        case .watch(let streams, let rate, let fields, let latency, let vibration):
             line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted()))
             if let rate { line.add("rate", number: rate) }
             if fields != .all { line.addRaw("fields", JSONLine.array(fields.wireNames)) }
             if let latency { line.add("latency", number: latency) }
+            if let vibration { line.addRaw("vibration", vibration.json) }
         case .unwatch(let streams):
             if let streams { line.addRaw("streams", JSONLine.array(streams.map(\.rawValue).sorted())) }
         case .poll, .status, .device, .selftest:
@@ -153,7 +163,7 @@ extension Request {
         let reader = FieldReader(fields: fields, request: name)
         switch name {
         case "watch", "subscribe":
-            let streams = try reader.streams() ?? Set(StreamName.allCases).subtracting([.status])
+            let streams = try reader.streams() ?? StreamName.byDefault
             var frameFields = FrameFields.all
             if let names = try reader.strings("fields") {
                 do {
@@ -164,7 +174,12 @@ extension Request {
             }
             let rate = try reader.number("rate", within: 0.001...10_000)
             let latency = try reader.number("latency", within: 0...10_000)
-            self = .watch(streams: streams, rate: rate, fields: frameFields, latency: latency)
+            var vibration: VibrationWatch?
+            if let raw = fields["vibration"] {
+                guard let object = raw.object else { throw reader.error("\"vibration\" must be an object such as {\"window\":1,\"overlap\":0.5}") }
+                vibration = try VibrationWatch(object, error: reader.error)
+            }
+            self = .watch(streams: streams, rate: rate, fields: frameFields, latency: latency, vibration: vibration)
         case "unwatch", "unsubscribe":
             self = .unwatch(streams: try reader.streams())
         case "poll": self = .poll

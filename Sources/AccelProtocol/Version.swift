@@ -3,7 +3,7 @@
 /// The protocol version clients see in `hello`. It rises when the protocol
 /// gains fields, classes or requests; nothing that exists changes meaning
 /// (docs/PROTOCOL.md, "Versions"), so clients accept a newer one.
-public let protocolVersion = 2
+public let protocolVersion = 3
 
 /// The release, as `hello` and `--version` report it.
 public let acceldVersion = "0.2.0"

@@ -43,9 +43,10 @@ public final class EnvelopeAnalyzer {
         return inverse.transform(analytic).map { $0.magnitude * scale }
     }
 
-    /// The spectrum of the envelope of `values`.
-    public func spectrum(_ values: some Collection<Double>) -> Spectrum {
+    /// The spectrum of the envelope of `values`, its frequencies at
+    /// `measured` where the samples' own clock says their rate.
+    public func spectrum(_ values: some Collection<Double>, rate measured: Double? = nil) -> Spectrum {
         let envelope = envelope(values)
-        return Spectrum(envelope, rate: rate, window: window, fft: forward)
+        return Spectrum(envelope, rate: measured ?? rate, window: window, fft: forward)
     }
 }

@@ -93,12 +93,22 @@ public final class VibrationAnalyzer {
         times.removeAll(keepingCapacity: true)
     }
 
+    /// The rate the window's own times show (a chip's clock is a percent
+    /// or two off its nominal rate, and a line found at the nominal rate
+    /// would be as far off); the nominal rate when they are implausible.
+    private var measuredRate: Double {
+        let span = times[times.count - 1] - times[0]
+        let measured = Double(times.count - 1) / span
+        return span > 0 && abs(measured / rate - 1) < 0.2 ? measured : rate
+    }
+
     private func analyse() -> VibrationReport {
         let axes = [x, y, z]
+        let rate = measuredRate
         let spectra = axes.map { Spectrum($0, rate: rate, window: window, fft: fft) }
         let waveforms = axes.map { WaveformFigures($0) }
-        let band = settings.velocityBand(rate: rate)
-        let scanned = settings.velocityBand.lowerBound...(rate / 2)
+        let band = settings.velocityBand(rate: self.rate)  // the bands stay the nominal rate's
+        let scanned = settings.velocityBand.lowerBound...(self.rate / 2)
         let axisFigures = zip(waveforms, spectra).map { waveform, spectrum in
             AxisVibration(
                 waveform: waveform,
@@ -107,7 +117,7 @@ public final class VibrationAnalyzer {
             )
         }
         let vectorSpectrum = Spectrum.sum(spectra)
-        let envelopeSpectrum = Spectrum.sum(axes.map { envelope.spectrum($0) })
+        let envelopeSpectrum = Spectrum.sum(axes.map { envelope.spectrum($0, rate: rate) })
         let velocity = VelocitySeverity.rms(vectorSpectrum, band: band)
         let vector = VectorFigures(x: x, y: y, z: z, means: (waveforms[0].mean, waveforms[1].mean, waveforms[2].mean))
         let shaft = shaftFrequency(in: vectorSpectrum)

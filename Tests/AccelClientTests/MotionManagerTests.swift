@@ -166,10 +166,10 @@ struct MotionManagerTests {
         #expect(errors.all.count == 1)
     }
 
-    @Test("a newer daemon (protocol 3, unknown fields, an unknown class, a line that is not JSON) is read for what this client knows, and said")
+    @Test("a newer daemon (protocol 4, unknown fields, an unknown class, a line that is not JSON) is read for what this client knows, and said")
     func newerDaemon() throws {
         let fake = try FakeDaemon(lines: [
-            #"{"class":"hello","protocol":3,"version":"9.0","features":["gestures"],"device":{"chip":"LIS9000","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok","colour":"blue"}}"#,
+            #"{"class":"hello","protocol":4,"version":"9.0","features":["gestures"],"device":{"chip":"LIS9000","location":"fake","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok","colour":"blue"}}"#,
             #"{"class":"gesture","t":1.0,"kind":"wave"}"#,
             #"{"class":"frame","seq":1,"t":0.01,"acc":[0,0,1],"quaternion":[1,0,0,0]}"#,
             "not json at all",
@@ -178,8 +178,8 @@ struct MotionManagerTests {
         ])
         defer { fake.stop() }
         let connection = try DaemonConnection(path: fake.path)
-        #expect(connection.hello.protocolVersion == 3 && connection.device.chip == "LIS9000")
-        #expect(connection.newerProtocolNote?.contains("speaks protocol 3, this client \(protocolVersion)") == true, "\(connection.newerProtocolNote ?? "no note")")
+        #expect(connection.hello.protocolVersion == 4 && connection.device.chip == "LIS9000")
+        #expect(connection.newerProtocolNote?.contains("speaks protocol 4, this client \(protocolVersion)") == true, "\(connection.newerProtocolNote ?? "no note")")
         let manager = MotionManager(socketPath: fake.path)
         manager.accelerometerUpdateInterval = 0
         let received = Collected<UInt64>()

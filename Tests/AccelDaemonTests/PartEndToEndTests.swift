@@ -114,6 +114,38 @@ struct PartEndToEndTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test("vibration: each client's windows in order, the machine's line and its start; windows the rate cannot give are refused")
+    func vibration() throws {
+        let daemon = try DaemonProcess(["--simulate", "machine", "--part", "LSM6DSO", "--rate", "1660", "--range", "16"])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readMessage()
+        let refused = try #require(client.request(#"{"class":"watch","streams":["vibration"],"vibration":{"window":0.1}}"#))
+        #expect(refused["class"] as? String == "error" && (refused["message"] as? String ?? "").contains("at least 0.3 s"), "\(refused)")
+        let reply = try #require(client.request(#"{"class":"watch","streams":["vibration","machine"],"vibration":{"window":0.5,"overlap":0.5,"spectrum":64}}"#))
+        #expect((reply["vibration"] as? [String: Any])?["window"] as? Double == 0.5, "\(reply)")
+        // Until the machine has started and run for two windows, however
+        // long a starved host takes (it starts 2 s into the motion).
+        var windows: [[String: Any]] = [], started: [String: Any]?
+        let deadline = Date().addingTimeInterval(90)
+        while Date() < deadline, started == nil || windows.filter({ $0["state"] as? String == "running" }).count < 2 {
+            guard let message = client.readMessage(timeout: 1) else { continue }
+            switch message["class"] as? String {
+            case "vibration": windows.append(message)
+            case "machine": started = message
+            default: break
+            }
+        }
+        let seqs = windows.compactMap { $0["seq"] as? Int }
+        #expect(zip(seqs.dropFirst(), seqs).allSatisfy { $0 > $1 }, "in order: \(seqs)")
+        #expect(started?["state"] as? String == "running" && started?["from"] as? String == "off", "\(started ?? [:])")
+        let running = try #require(windows.last { $0["state"] as? String == "running" })
+        let line = try #require((running["peaks"] as? [[Double]])?.first)
+        #expect(abs(line[0] - 29.95) < 1, "the motor's line, within half a 2 Hz bin: \(line)")
+        #expect(((running["spectrum"] as? [String: Any])?["amplitudes"] as? [Double])?.count == 64)
+        #expect(client.request(#"{"class":"status"}"#)?["class"] as? String == "status", "the connection stays up")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test("a range, rate or mode the part lacks stops acceld with the part's valid values (exit 64)", arguments: [
         (["--part", "LIS331HH", "--range", "8"], "--range: ±8 g is not available on the LIS331HH: choose one of 6, 12, 24"),
         (["--part", "LIS3DH", "--rate", "5376"], "--rate: 5376 Hz is not available on the LIS3DH in high-resolution mode: choose one of 1, 10, 25, 50, 100, 200, 400, 1344"),

@@ -47,12 +47,23 @@ struct ProtocolSchemaTests {
     static let frame = FrameMessage(seq: 9, t: 1.5, acceleration: Vector3(0, 0, 1), gravity: Vector3(0, 0, 1), user: .zero, pitch: 1,
                                     roll: 2, yaw: 3, quaternion: Quaternion(w: 1, x: 0, y: 0, z: 0), rotationRate: Vector3(0, 0, 0.1),
                                     gyroscopeRecovering: true)
+    static let vibrationAxis = VibrationMessage.Axis(rms: 0.05, peak: 0.2, peakToPeak: 0.4, crest: 4, kurtosis: 3.1, velocity: 2.2,
+                                                     dominant: [29.95, 0.07])
+    static let vibration = VibrationMessage(
+        t: 10, seq: 3_330, duration: 1, rate: 3_330, x: vibrationAxis, y: vibrationAxis,
+        z: VibrationMessage.Axis(rms: 0.01, peak: 0.02, peakToPeak: 0.04, crest: 2, kurtosis: 1.5, velocity: 0.1, dominant: nil),
+        rms: 0.07, peak: 0.3, crest: 4.2, velocity: 3.1, band: [10, 1_000], zone: "B", peaks: [[29.95, 0.1], [59.9, 0.04]],
+        envelopeBand: [250, 1_500], envelopePeaks: [[107.4, 0.02]], shaft: 29.95,
+        orders: [.init(name: "shaft", frequency: 29.95, amplitude: 0.1, envelope: nil), .init(name: "bpfo", frequency: 107.4, amplitude: nil, envelope: 0.02)],
+        clipped: false, state: "running", spectrum: .init(step: 104, amplitudes: [0, 0.1]), envelopeSpectrum: .init(step: 47, amplitudes: [0.02]))
     static let axes = [Axis.x, .y, .z].map { SelfTestReply.AxisResult(axis: $0, delta: 10, min: 3, max: 32, passed: true, diagnosis: "within limits") }
 
     @Test("a message of every kind, with every optional field the types can write, matches it", arguments: [
         Message.hello(Hello(device: DeviceInfo(chip: "LIS3DH", location: "x", range: 2, rate: 100, mode: "normal", resolution: 10, fifo: 18))),
         .watch(WatchReply(streams: Set(StreamName.allCases), rate: 12.5, fields: .all, latency: 50, orientation: .faceUp)),
         .watch(WatchReply(streams: [])),
+        .watch(WatchReply(streams: [.vibration, .machine], vibration: VibrationWatch(window: 2, overlap: 0.75, spectrumBins: 256, envelopeBins: 64))),
+        .vibration(vibration), .machine(MachineMessage(t: 12, state: "running", from: "off")),
         .frame(frame), .frame(FrameMessage(seq: 0, t: 0)),
         .device(device),
         .status(StatusReport(uptime: 2, clients: 3, counters: SamplerCounters(), device: DeviceInfo(chip: "LIS302DL", location: "x", range: 2, rate: 100, mode: "normal", resolution: 8))),

@@ -31,6 +31,8 @@ func documentedLines() throws -> [(fromClient: Bool, line: String)] {
 let everyKindOfRequest: [Request] = [
     .watch(streams: [.frames, .shake], rate: 12.5, fields: [.acc, .attitude], latency: 50),
     .watch(streams: StreamName.events, rate: nil, fields: .all, latency: nil),
+    .watch(streams: [.vibration, .machine], rate: nil, fields: .all, latency: nil,
+           vibration: VibrationWatch(window: 2, overlap: 0.75, spectrumBins: 128, envelopeBins: 0)),
     .unwatch(streams: nil), .unwatch(streams: [.tap]), .poll, .status, .device, .selftest,
     .configure(range: 8, rate: 400, mode: "normal", tunables: ["shake.threshold": "1.5"]),
     .calibrateFlat(seconds: 2), .calibrateSet(Calibration(offset: Vector3(0.01, -0.02, 0.03), scale: Vector3(1, 1.01, 0.99))),

@@ -19,7 +19,7 @@ from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, DeviceError,
 from .messages import (PROTOCOL_VERSION, Attitude, Calibration, Configured, Counters, Device, Disconnected, Dropped,
                        Error, Frame, FreeFall, Gap, Goodbye, GyroscopeSelfTest, Hello, Message, Movement, Orientation,
                        Poll, Reconnected, SelfTest, SelfTestAxis, Shake, Status, Tap, Unknown, Vector,
-                       Watch, Zero, parse)
+                       Watch, Zero, parse, AxisVibration, Bins, Machine, Vibration)
 
 __version__ = "0.2.0"
 
@@ -30,5 +30,5 @@ __all__ = [
     "PROTOCOL_VERSION", "Attitude", "Calibration", "Configured", "Counters", "Device", "Disconnected", "Dropped", "Error",
     "Frame", "FreeFall", "Gap", "Goodbye", "GyroscopeSelfTest", "Hello", "Message", "Movement", "Orientation", "Poll",
     "Reconnected", "SelfTest", "SelfTestAxis", "Shake", "Status", "Tap", "Unknown", "Vector", "Watch",
-    "Zero", "parse",
+    "Zero", "parse", "AxisVibration", "Bins", "Machine", "Vibration",
 ]

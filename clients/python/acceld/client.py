@@ -41,6 +41,9 @@ class Motion:
         and it opens the chip, which a slow board may take seconds to do.
     update_interval: seconds between frames (None: every sample).
     fields: frame fields to ask for (acc, gravity, user, attitude; default all).
+    vibration: the windows of `vibration` messages, as the watch request
+        writes them: {"window": 1, "overlap": 0.5, "spectrum": 64, "envelope": 0}
+        (seconds, fraction, bins; docs/VIBRATION.md).
 
     Raises DaemonNotRunning, PermissionDenied, ProtocolError, or
     RequestError (e.g. too-many-clients) when it cannot connect.
@@ -48,8 +51,9 @@ class Motion:
 
     def __init__(self, path: Optional[str] = None, *, reconnect: bool = True, timeout: float = 5.0,
                  hello_timeout: float = 15.0, max_backoff: float = 5.0, update_interval: Optional[float] = None,
-                 fields: Optional[Iterable[str]] = None):
+                 fields: Optional[Iterable[str]] = None, vibration: Optional[Dict[str, Any]] = None):
         self._fields = list(fields) if fields is not None else None
+        self._vibration = dict(vibration) if vibration is not None else None
         self._interval = update_interval
 
         self._lock = threading.RLock()          # state shared with the reader
@@ -426,6 +430,8 @@ class Motion:
             req["rate"] = round(1.0 / self._interval, 6)
         if self._fields is not None:
             req["fields"] = self._fields
+        if "vibration" in streams and self._vibration is not None:
+            req["vibration"] = self._vibration
         return req
 
     def _rewatch(self):

@@ -113,7 +113,7 @@ def _nested(cls):
 
 
 #: The protocol this library speaks (docs/PROTOCOL.md, "Versions").
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 
 
 class Message:
@@ -184,6 +184,7 @@ class Watch(Message):
     fields: Tuple[str, ...] = _field(_strings, default=())
     latency: Optional[float] = _field(_number)
     orientation: Optional[str] = _field(_str)
+    vibration: Optional[Dict[str, Any]] = _field(lambda v: v if isinstance(v, dict) else None)
 
 
 # Frames
@@ -414,9 +415,97 @@ class Reconnected(Message):
     hello: Optional[Hello] = None
 
 
+# Vibration (docs/VIBRATION.md)
+
+def _amplitudes(v: Any):
+    """Numbers as a numpy array where numpy is installed, a tuple otherwise."""
+    if not isinstance(v, list) or any(_number(x) is None for x in v):
+        return None
+    try:
+        import numpy
+        return numpy.asarray(v, dtype=float)
+    except ImportError:
+        return tuple(float(x) for x in v)
+
+
+def _lines(v: Any) -> Optional[Tuple[Tuple[float, float], ...]]:
+    """[[Hz, g], ...] as (frequency, amplitude) pairs."""
+    if not isinstance(v, list) or any(not isinstance(p, list) or len(p) != 2 for p in v):
+        return None
+    return tuple((float(p[0]), float(p[1])) for p in v)
+
+
+def _pair(v: Any) -> Optional[Tuple[float, float]]:
+    lines = _lines([v]) if isinstance(v, list) else None
+    return lines[0] if lines else None
+
+
+@dataclass(frozen=True)
+class AxisVibration:
+    """One axis over a window, its mean removed: g, and mm/s for velocity;
+    `dominant` is its strongest line (Hz, g)."""
+    rms: Optional[float] = _field(_number)
+    peak: Optional[float] = _field(_number)
+    peak_to_peak: Optional[float] = _field(_number, wire="peakToPeak")
+    crest: Optional[float] = _field(_number)
+    kurtosis: Optional[float] = _field(_number)
+    velocity: Optional[float] = _field(_number)
+    dominant: Optional[Tuple[float, float]] = _field(_pair)
+
+
+@dataclass(frozen=True)
+class Bins:
+    """A spectrum reduced to the bins asked for: each the largest amplitude (g)
+    of the `step` Hz it covers, from 0 Hz."""
+    step: Optional[float] = _field(_number)
+    amplitudes: Any = _field(_amplitudes)
+
+
+def _axes(v: Any) -> Optional[Dict[str, AxisVibration]]:
+    if not isinstance(v, dict):
+        return None
+    return {name: _build(AxisVibration, value) for name, value in v.items() if isinstance(value, dict)}
+
+
+@dataclass(frozen=True)
+class Vibration(Message):
+    """One window's analysis: per axis (`axes`: x, y, z) and for the vector
+    (`vector`: rms, peak, crest, velocity), the strongest lines, the
+    envelope's (`envelope`: band, peaks), the configured orders, the
+    machine's `state`; `spectrum` and `envelope_spectrum` when asked for."""
+    CLASS = "vibration"
+    t: Optional[float] = _field(_number)
+    seq: Optional[int] = _field(_int)
+    duration: Optional[float] = _field(_number)
+    rate: Optional[float] = _field(_number)
+    axes: Optional[Dict[str, AxisVibration]] = _field(_axes)
+    vector: Optional[Dict[str, float]] = _field(lambda v: v if isinstance(v, dict) else None)
+    band: Optional[Tuple[float, float]] = _field(_pair)
+    zone: Optional[str] = _field(_str)
+    peaks: Tuple[Tuple[float, float], ...] = _field(_lines, default=())
+    envelope: Optional[Dict[str, Any]] = _field(lambda v: v if isinstance(v, dict) else None)
+    shaft: Optional[float] = _field(_number)
+    orders: Tuple[Dict[str, Any], ...] = _field(lambda v: tuple(v) if isinstance(v, list) else None, default=())
+    clipped: Optional[bool] = _field(_bool)
+    state: Optional[str] = _field(_str)
+    spectrum: Optional[Bins] = _field(_nested(Bins))
+    envelope_spectrum: Optional[Bins] = _field(_nested(Bins), wire="envelopeSpectrum")
+
+
+@dataclass(frozen=True)
+class Machine(Message):
+    """The machine's state changed (off, idle, running); `t` is when the
+    window that showed it began."""
+    CLASS = "machine"
+    t: Optional[float] = _field(_number)
+    state: Optional[str] = _field(_str)
+    previous: Optional[str] = _field(_str, wire="from")
+
+
 WIRE_CLASSES = {cls.CLASS: cls for cls in (
     Hello, Device, Status, Watch, Frame, Poll, Orientation, Shake, FreeFall,
-    Movement, Tap, Zero, Calibration, SelfTest, Configured, Dropped, Goodbye, Error)}
+    Movement, Tap, Zero, Calibration, SelfTest, Configured, Dropped, Goodbye, Error,
+    Vibration, Machine)}
 
 EVENT_CLASSES = (Orientation, Shake, FreeFall, Movement, Tap)
 

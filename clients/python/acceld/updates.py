@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .client import Motion
 
 EVENT_STREAMS = ("orientation", "shake", "freefall", "movement", "tap")
-STREAMS = ("frames",) + EVENT_STREAMS + ("device", "status")
+STREAMS = ("frames",) + EVENT_STREAMS + ("device", "status", "vibration", "machine")
 # Messages the client reports about the connection: every iterator gets them.
 NOTICES = ("gap", "dropped", "goodbye", "disconnected", "reconnected")
 

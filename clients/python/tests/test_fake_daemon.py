@@ -69,14 +69,14 @@ def test_a_rate_change_restarts_the_accounting(fake_daemon):
 
 def test_a_newer_daemons_messages_are_ignored_not_fatal(fake_daemon, monkeypatch):
     fake = fake_daemon(watch_reply(rate=100.0),
-                       hello='{"class":"hello","protocol":3,"version":"3.0","features":["gestures"],'
+                       hello='{"class":"hello","protocol":4,"version":"4.0","features":["gestures"],'
                              '"device":{"chip":"LIS9000","rate":100,"state":"ok","colour":"blue"}}')
     unknown = []
     monkeypatch.setattr(acceld.connection, "_newer_said", False)
-    with pytest.warns(acceld.NewerProtocolWarning, match="speaks protocol 3, this library 2"):
+    with pytest.warns(acceld.NewerProtocolWarning, match="speaks protocol 4, this library 3"):
         motion = acceld.connect(fake.path)
     with motion:
-        assert motion.hello.protocol == 3 and motion.device.chip == "LIS9000"
+        assert motion.hello.protocol == 4 and motion.device.chip == "LIS9000"
         motion.on("unknown", unknown.append)
         with motion.updates(timeout=5) as updates:
             fake.send('{"class":"gesture","t":1.0,"kind":"wave"}')

@@ -29,7 +29,8 @@ def test_every_message_in_the_protocol_document_parses_to_its_dataclass():
         for key, value in obj.items():
             if key == "class" or value is None:  # a documented null stays None
                 continue
-            name = {"emptyReads": "empty_reads", "rotationRate": "rotation_rate", "gyroRecovering": "gyro_recovering"}.get(key, key)
+            name = {"emptyReads": "empty_reads", "rotationRate": "rotation_rate", "gyroRecovering": "gyro_recovering",
+                    "envelopeSpectrum": "envelope_spectrum", "from": "previous"}.get(key, key)
             assert getattr(msg, name) is not None, f"{obj['class']}.{key} lost"
 
 
@@ -144,3 +145,16 @@ def test_wall_time_turns_a_monotonic_t_into_now():
     stamped = acceld.wall_time(time.monotonic())
     assert before - 0.001 <= stamped <= time.time() + 0.001
     assert acceld.wall_time(100.0) - acceld.wall_time(99.0) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_a_vibration_window_parses_with_its_spectra_as_numbers():
+    line = next(obj for obj in protocol_messages() if obj["class"] == "vibration")
+    msg = acceld.parse(line)
+    assert isinstance(msg, acceld.Vibration)
+    assert msg.axes["x"].peak_to_peak == line["axes"]["x"]["peakToPeak"]
+    assert msg.axes["z"].dominant == tuple(line["axes"]["z"]["dominant"])
+    assert msg.peaks[0] == tuple(line["peaks"][0]) and msg.band == (10.0, 1000.0)
+    assert list(msg.spectrum.amplitudes) == line["spectrum"]["amplitudes"]   # a numpy array where numpy is installed
+    assert msg.envelope_spectrum.step == line["envelopeSpectrum"]["step"]
+    machine = acceld.parse('{"class":"machine","t":1.5,"state":"running","from":"off"}')
+    assert isinstance(machine, acceld.Machine) and (machine.state, machine.previous) == ("running", "off")

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+import AccelCore
+import AccelMotion
+import AccelProtocol
+import AccelVibration
+import Dispatch
+import Synchronization
+
+/// The vibration analysis for the clients that watch `vibration` or
+/// `machine` (docs/VIBRATION.md), on a queue of its own: the sampler's
+/// thread only copies each frame's acceleration into a batch for it. One
+/// analyzer per set of windows the clients asked for, each fed every
+/// sample; a gap in the samples (lost ones, a sleep) starts every window
+/// again, as would a change of rate. The machine's state is the default
+/// windows' (one second, half overlapped), whoever else watches.
+/// (Unchecked: the analyzers and the clients are the queue's alone; the
+/// sampler's thread reads `watched` under its lock.)
+final class VibrationService: @unchecked Sendable {
+    let queue = DispatchQueue(label: "acceld.vibration")
+    /// Whether anyone watches: the sampler's thread skips the copy when not.
+    private let watched = Mutex(false)
+
+    private struct Group {
+        let watch: VibrationWatch
+        let analyzer: VibrationAnalyzer
+        var clients: [Subscriber]
+    }
+    private var groups: [Group] = []
+    private var machineWatchers: [Subscriber] = []
+    private var rate = 0.0
+    private var settings = VibrationSettings()
+    /// The number of the next sample each window expects; nil before the first.
+    private var nextSeq: UInt64?
+
+    /// The settings a client's windows make (the configuration's, with the
+    /// client's window and overlap).
+    static func settings(_ base: VibrationSettings, for watch: VibrationWatch) -> VibrationSettings {
+        var settings = base
+        settings.window = watch.window
+        settings.overlap = watch.overlap
+        return settings
+    }
+
+    /// The clients from now on, at the chip's `rate` with its `range` (control side).
+    func update(_ subscribers: [Subscriber], rate: Double, range: Int) {
+        let vibration = subscribers.filter { $0.streams.contains(.vibration) }
+        let machine = subscribers.filter { $0.streams.contains(.machine) }
+        watched.withLock { $0 = !vibration.isEmpty || !machine.isEmpty }
+        queue.async { [self] in
+            var base = VibrationSettings()
+            base.fullScale = Double(range)
+            let restart = rate != self.rate || base != settings
+            self.rate = rate
+            settings = base
+            var kept = restart ? [] : groups.map { Group(watch: $0.watch, analyzer: $0.analyzer, clients: []) }
+            // The default windows always run while anyone watches: they carry the machine's state.
+            let wanted = vibration.map { $0.vibration ?? VibrationWatch() } + (machine.isEmpty && vibration.isEmpty ? [] : [VibrationWatch()])
+            for watch in wanted where !kept.contains(where: { $0.watch.window == watch.window && $0.watch.overlap == watch.overlap }) {
+                guard let analyzer = try? VibrationAnalyzer(settings: Self.settings(base, for: watch), rate: rate) else { continue }
+                kept.append(Group(watch: watch, analyzer: analyzer, clients: []))
+            }
+            kept.removeAll { group in !wanted.contains { $0.window == group.watch.window && $0.overlap == group.watch.overlap } }
+            for client in vibration {
+                let watch = client.vibration ?? VibrationWatch()
+                if let index = kept.firstIndex(where: { $0.watch.window == watch.window && $0.watch.overlap == watch.overlap }) {
+                    kept[index].clients.append(client)
+                }
+            }
+            groups = kept
+            machineWatchers = machine
+            if restart { nextSeq = nil }
+        }
+    }
+
+    /// Frames from the sampler's thread: their numbers, times and
+    /// accelerations, handed to the queue.
+    func feed(_ deliveries: some Collection<Delivery>) {
+        guard watched.withLock({ $0 }) else { return }
+        let samples = deliveries.map { ($0.frame.seq, $0.frame.t, $0.frame.acceleration) }
+        queue.async { [self] in analyse(samples) }
+    }
+
+    private func analyse(_ samples: [(seq: UInt64, t: Double, acceleration: Vector3)]) {
+        for sample in samples {
+            if let expected = nextSeq, sample.seq != expected {
+                for group in groups { group.analyzer.reset() }
+            }
+            nextSeq = sample.seq &+ 1
+            for group in groups {
+                guard let report = group.analyzer.append(sample.acceleration, at: sample.t) else { continue }
+                deliver(report, from: group, endingAt: sample.seq)
+            }
+        }
+    }
+
+    /// A window's report to its group's clients, and the machine's change
+    /// of state to its watchers.
+    private func deliver(_ report: VibrationReport, from group: Group, endingAt last: UInt64) {
+        let first = last &- UInt64(group.analyzer.count - 1)
+        if !group.clients.isEmpty {
+            var encoded: [VibrationWatch: [UInt8]] = [:]
+            for client in group.clients {
+                let watch = client.vibration ?? VibrationWatch()
+                let line = encoded[watch] ?? Message.vibration(VibrationMessage(report, seq: first, watch: watch)).jsonBytes
+                encoded[watch] = line
+                client.connection.append(line, isReply: false, generation: client.generation)
+                client.connection.flush()
+            }
+        }
+        let isMachineGroup = group.watch.window == VibrationWatch().window && group.watch.overlap == VibrationWatch().overlap
+        if isMachineGroup, let transition = report.transition {
+            let line = Message.machine(MachineMessage(t: transition.time, state: transition.to.rawValue, from: transition.from.rawValue)).jsonBytes
+            for client in machineWatchers {
+                client.connection.append(line, isReply: false, generation: client.generation)
+                client.connection.flush()
+            }
+        }
+    }
+}
