@@ -32,8 +32,9 @@ public struct HannWindow: Sendable {
 /// square (g², so the bins between two frequencies sum to the band's RMS²),
 /// from one Hann-windowed transform or the average of several (Welch).
 public struct Spectrum: Sendable, Equatable {
-    /// Samples per second of the signal.
-    public let rate: Double
+    /// Samples per second of the signal (averaged with the spectra it
+    /// averages: windows measured on a chip's clock differ a little).
+    public private(set) var rate: Double
     /// Length of the transform, samples.
     public let count: Int
     /// Mean square per bin, bins 0 ... count/2.
@@ -86,13 +87,14 @@ public struct Spectrum: Sendable, Equatable {
         return sum.squareRoot()
     }
 
-    /// This spectrum and `other` (the same length and rate) averaged, each
-    /// weighted by how many transforms it holds.
+    /// This spectrum and `other` (the same length) averaged, each weighted
+    /// by how many transforms it holds.
     public mutating func average(with other: Spectrum) {
-        precondition(other.count == count && other.rate == rate)
+        precondition(other.count == count, "spectra of different lengths")
         let total = Double(averaged + other.averaged)
         let a = Double(averaged) / total, b = Double(other.averaged) / total
         for k in power.indices { power[k] = power[k] * a + other.power[k] * b }
+        rate = rate * a + other.rate * b
         averaged += other.averaged
     }
 
