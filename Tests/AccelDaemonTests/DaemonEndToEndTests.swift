@@ -40,7 +40,7 @@ struct DaemonEndToEndTests {
         let client = try LineClient(path: daemon.socketPath)
         let hello = try #require(client.readMessage())
         #expect(hello["class"] as? String == "hello")
-        #expect(hello["protocol"] as? Int == 2, "the protocol docs/PROTOCOL.md describes")
+        #expect(hello["protocol"] as? Int == 3, "the protocol docs/PROTOCOL.md describes")
         let device = try #require(hello["device"] as? [String: Any])
         #expect(device["chip"] as? String == "LIS302DL")
         #expect(device["range"] as? Int == 2 && device["rate"] as? Int == 100)
