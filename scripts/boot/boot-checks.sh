@@ -61,7 +61,7 @@ check "man acceld and man accelctl show the generated pages with FILES and EXIT 
 out=$(bash -c 'source /usr/share/bash-completion/completions/accelctl
     COMP_LINE="accelctl events --streams "; COMP_POINT=${#COMP_LINE}; COMP_WORDS=(accelctl events --streams ""); COMP_CWORD=3
     _accelctl; echo "${COMPREPLY[*]}"' 2>&1); echo "completing 'accelctl events --streams ': $out"
-check "bash completes accelctl's --streams with the stream names" contains "$out" "frames orientation shake freefall movement device status tap events"
+check "bash completes accelctl's --streams with the stream names" contains "$out" "frames orientation shake freefall movement device status tap vibration machine events"
 check "zsh and fish completions are where those shells look" \
     [ -s /usr/share/zsh/vendor-completions/_accelctl -a -s /usr/share/fish/vendor_completions.d/acceld.fish ]
 # The others, beside it: the gateway and the proxy depend on acceld, the
