@@ -55,14 +55,14 @@ final class VibrationService: @unchecked Sendable {
             var kept = restart ? [] : groups.map { Group(watch: $0.watch, analyzer: $0.analyzer, clients: []) }
             // The default windows always run while anyone watches: they carry the machine's state.
             let wanted = vibration.map { $0.vibration ?? VibrationWatch() } + (machine.isEmpty && vibration.isEmpty ? [] : [VibrationWatch()])
-            for watch in wanted where !kept.contains(where: { $0.watch.window == watch.window && $0.watch.overlap == watch.overlap }) {
+            for watch in wanted where !kept.contains(where: { $0.watch.sharesWindows(with: watch) }) {
                 guard let analyzer = try? VibrationAnalyzer(settings: Self.settings(base, for: watch), rate: rate) else { continue }
                 kept.append(Group(watch: watch, analyzer: analyzer, clients: []))
             }
-            kept.removeAll { group in !wanted.contains { $0.window == group.watch.window && $0.overlap == group.watch.overlap } }
+            kept.removeAll { group in !wanted.contains { $0.sharesWindows(with: group.watch) } }
             for client in vibration {
                 let watch = client.vibration ?? VibrationWatch()
-                if let index = kept.firstIndex(where: { $0.watch.window == watch.window && $0.watch.overlap == watch.overlap }) {
+                if let index = kept.firstIndex(where: { $0.watch.sharesWindows(with: watch) }) {
                     kept[index].clients.append(client)
                 }
             }
@@ -107,7 +107,7 @@ final class VibrationService: @unchecked Sendable {
                 client.connection.flush()
             }
         }
-        let isMachineGroup = group.watch.window == VibrationWatch().window && group.watch.overlap == VibrationWatch().overlap
+        let isMachineGroup = group.watch.sharesWindows(with: VibrationWatch())
         if isMachineGroup, let transition = report.transition {
             let line = Message.machine(MachineMessage(t: transition.time, state: transition.to.rawValue, from: transition.from.rawValue)).jsonBytes
             for client in machineWatchers {
@@ -116,4 +116,10 @@ final class VibrationService: @unchecked Sendable {
             }
         }
     }
+}
+
+extension VibrationWatch {
+    /// The same windows (length and overlap): one analysis serves both,
+    /// whatever bins each client wants of it.
+    func sharesWindows(with other: VibrationWatch) -> Bool { window == other.window && overlap == other.overlap }
 }
