@@ -52,13 +52,17 @@ let package = Package(
         .target(name: "AccelDriver", dependencies: ["AccelCore", "AccelParts", "CI2C", "CGPIO"]),
         // The pure pipeline: filters, attitude, detectors. No I/O.
         .target(name: "AccelMotion", dependencies: ["AccelCore"]),
+        // What a watched machine is and how it is analysed, as data: ISO
+        // classes and zones, bearing factors, shaft, state thresholds,
+        // windows. Pure, no FFT: the configuration names them too.
+        .target(name: "AccelMachine"),
         // KissFFT (Debian: libkissfft-dev, BSD-3-Clause; FFTW is GPL): the
         // vibration module's transforms. No pkgConfig: SwiftPM refuses the
         // -D its .pc file adds, and the shim defines the same itself.
         .systemLibrary(name: "CKissFFT"),
         // Machines' vibration: windows, spectra, condition figures, ISO
         // velocity zones, envelope, bearing orders, machine state. No I/O.
-        .target(name: "AccelVibration", dependencies: ["AccelCore", "CKissFFT"]),
+        .target(name: "AccelVibration", dependencies: ["AccelCore", "AccelMachine", "CKissFFT"]),
         // Every message on the socket, both ways, as types that encode and decode.
         .target(name: "AccelProtocol", dependencies: ["AccelCore", "AccelMotion"]),
         // Core Motion for acceld's clients: MotionManager, push, pull,
@@ -67,7 +71,7 @@ let package = Package(
         // What the daemon shares with its tools and the gateway, without
         // NIO and without the driver: the configuration file, the
         // calibration file, sd_notify and socket activation.
-        .target(name: "AccelConfiguration", dependencies: ["AccelCore", "AccelParts", "AccelMotion", "AccelProtocol"]),
+        .target(name: "AccelConfiguration", dependencies: ["AccelCore", "AccelParts", "AccelMachine", "AccelMotion", "AccelProtocol"]),
         // A recording through the chip model and the pipeline on virtual
         // time (acceld --replay, accelctl replay, the evaluations).
         .target(name: "AccelReplay", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration"]),
@@ -75,7 +79,7 @@ let package = Package(
         .target(
             name: "AccelDaemon",
             dependencies: [
-                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelVibration",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelMachine", "AccelVibration",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -164,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "AccelDaemonTests",
             dependencies: [
-                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelReplay",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelMachine", "AccelReplay",
                 "AccelDaemon", "AccelEvaluation", "TestSupport",
             ]
         ),

@@ -58,7 +58,7 @@ def imports(path):
         for file in files:
             if file.endswith(".swift"):
                 with open(os.path.join(folder, file)) as f:
-                    found |= set(re.findall(r"^(?:@testable )?import (\w+)", f.read(), re.M))
+                    found |= set(re.findall(r"^(?:@testable |@_exported )?import (\w+)", f.read(), re.M))
             elif file.endswith(".c"):
                 found.add("<c>")
     return found

@@ -183,6 +183,6 @@ extension Configuration {
             .text("gateway", "mqtt-tls-ca-file", \.gateway.mqtt.tlsCAFile, "CA certificate(s) of the broker; empty: no TLS"),
             .text("gateway", "mqtt-tls-cert-file", \.gateway.mqtt.tlsCertFile, "TLS client certificate"),
             .text("gateway", "mqtt-tls-key-file", \.gateway.mqtt.tlsKeyFile, "TLS client key"),
-        ]
+        ] + vibrationKeys
     }
 }

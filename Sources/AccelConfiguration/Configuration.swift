@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelMachine
 import AccelMotion
 
 /// Everything a configuration file can set. Defaults are the ones in
@@ -11,6 +12,7 @@ public struct Configuration: Sendable, Equatable {
     public var daemon = DaemonSettings()
     public var gateway = GatewaySettings()
     public var power = PowerSettings()
+    public var vibration = VibrationSettings()
     public init() {}
 }
 

@@ -3,7 +3,8 @@ import AccelConfiguration
 
 extension Daemon {
     /// SIGHUP: re-read the configuration file and apply the pipeline's
-    /// tunables without dropping clients. Device and socket settings need a
+    /// tunables and the vibration analysis's machine without dropping
+    /// clients (vibration windows start again). Device and socket settings need a
     /// restart; a bad file changes nothing.
     func reload() {
         guard let path = options.configurationPath else {
@@ -22,7 +23,9 @@ extension Daemon {
         if fresh.device != options.configuration.device || fresh.socket != options.configuration.socket {
             logger.notice("SIGHUP: [device] and [socket] changes take effect at the next restart")
         }
+        hub?.vibration.reconfigure(fresh.vibration)
         options.configuration.motion = fresh.motion
-        logger.info("SIGHUP: pipeline tunables reloaded from \(path)")
+        options.configuration.vibration = fresh.vibration
+        logger.info("SIGHUP: pipeline tunables and [vibration] reloaded from \(path)")
     }
 }

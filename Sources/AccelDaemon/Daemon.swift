@@ -4,6 +4,7 @@ import Glibc
 #endif
 import AccelConfiguration
 import AccelCore
+import AccelMachine
 import AccelDriver
 import AccelProtocol
 import AccelMotion
@@ -94,8 +95,16 @@ public final class Daemon: @unchecked Sendable {
             state: identity == nil ? "lost" : "ok")
         if identity != nil { device.gyroscope = sampler.gyroscopeRange }
 
+        // A [vibration] section that cannot work at this rate is refused
+        // now, not found out by the first client (the defaults are judged
+        // per watch: a 1 Hz chip still serves events).
+        if configuration.vibration != VibrationSettings() {
+            do { try configuration.vibration.validate(rate: Double(device.rate)) } catch {
+                throw StartError(description: "[vibration]: \(error) (the chip runs at \(device.rate) Hz)", exitCode: 78)
+            }
+        }
         let notifier = self.notifier
-        let hub = Hub(sampler: sampler, device: device, socket: configuration.socket,
+        let hub = Hub(sampler: sampler, device: device, socket: configuration.socket, vibration: configuration.vibration,
                       calibrationStore: store, isPrivileged: { privilege.allows($0) },
                       notify: { notifier.notify($0) })
         self.hub = hub

@@ -2,6 +2,7 @@
 import AccelConfiguration
 import AccelCore
 import AccelDriver
+import AccelMachine
 import AccelMotion
 import AccelParts
 import AccelProtocol
@@ -24,7 +25,7 @@ final class Hub: @unchecked Sendable {
     let control = DispatchQueue(label: "acceld.control")
     let sampler: any DeviceSampler
     let fanout = Fanout()
-    let vibration = VibrationService()
+    let vibration: VibrationService
     let settings: SocketSettings
     let status: StatusReporter
     private let logger = Logger(label: "acceld.server")
@@ -37,12 +38,13 @@ final class Hub: @unchecked Sendable {
     /// Shutting down: requests still arriving are not handled.
     private var stopping = false
 
-    init(sampler: any DeviceSampler, device: DeviceInfo, socket: SocketSettings,
+    init(sampler: any DeviceSampler, device: DeviceInfo, socket: SocketSettings, vibration: VibrationSettings = VibrationSettings(),
          calibrationStore: CalibrationStore, isPrivileged: @escaping @Sendable (PeerCredentials) -> Bool,
          notify: @escaping @Sendable (String) -> Void) {
         self.sampler = sampler
         deviceInfo = Mutex(device)
         settings = socket
+        self.vibration = VibrationService(configured: vibration)
         status = StatusReporter(notify: notify)
         router = RequestRouter(hub: self, calibrationStore: calibrationStore, isPrivileged: isPrivileged)
     }

@@ -75,7 +75,7 @@ final class RequestRouter: @unchecked Sendable {
         if streams.contains(.vibration) {
             // Refused before anything changes: the windows must suit the chip's rate.
             do {
-                try VibrationService.settings(VibrationSettings(), for: vibration ?? VibrationWatch()).validate(rate: odr)
+                try VibrationService.settings(hub.vibration.base, for: vibration ?? VibrationWatch()).validate(rate: odr)
             } catch {
                 return session.reply(.error(ProtocolError("bad-field", "\"vibration\": \(error) (the chip runs at \(hub.device.rate) Hz)", request: "watch")))
             }

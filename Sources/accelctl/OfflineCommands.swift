@@ -132,13 +132,13 @@ struct PlotCommand: ParsableCommand {
     }
 
     private func plotSpectrum(_ recording: Trace) {
-        let rate = Double(recording.count - 1) / (recording.times.last! - recording.times[0])
         let chart = guarded {
-            try SpectrumChart.render(title: String(trace.split(separator: "/").last ?? ""), samples: recording.samples, rate: rate,
+            try SpectrumChart.render(title: String(trace.split(separator: "/").last ?? ""), samples: recording.samples, times: recording.times,
                                      settings: vibration.settings(), kind: show == .spectrum ? .spectrum : .envelope)
         }
         guarded { try writeAtomically(chart.svg, to: output) }
         let lines = chart.peaks.prefix(3).map { "\(fixed($0.frequency, 1)) Hz" }.joined(separator: ", ")
-        print("wrote \(output): \(chart.windows) windows at \(fixed(rate, 0)) Hz; strongest lines \(lines)")
+        let gaps = chart.gaps == 0 ? "" : " (\(chart.gaps) gaps in the recording, windows started again after each)"
+        print("wrote \(output): \(chart.windows) windows at \(fixed(chart.rate, 0)) Hz\(gaps); strongest lines \(lines)")
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import AccelConfiguration
+import AccelMachine
 @testable import AccelDaemon
 import AccelCore
 import AccelDriver
@@ -38,6 +39,38 @@ struct ConfigurationTests {
         #expect(c.motion.freeFall == FreeFallSettings(), "untouched sections keep their defaults")
     }
 
+    @Test("[vibration]: a shaft fixed or estimated, a bearing by its factors or its geometry, bands as LOW-HIGH")
+    func vibrationSection() throws {
+        let c = try Configuration(parsing: """
+            [vibration]
+            machine-class = group2-rigid
+            shaft = auto 10-60
+            bearing = factors 3.585, 5.415, 2.357, 0.398
+            envelope-band = 500-3000
+            running-threshold = 0.2
+            """)
+        #expect(c.vibration.machineClass?.name == "group2-rigid")
+        #expect(c.vibration.shaft == .estimated(10...60))
+        #expect(c.vibration.bearing == BearingFactors(bpfo: 3.585, bpfi: 5.415, bsf: 2.357, ftf: 0.398))
+        #expect(c.vibration.envelopeBand == 500...3000 && c.vibration.state.running == 0.2)
+        // The 6205's geometry (9 balls of 7.94 mm on a 39.04 mm pitch): the
+        // factors its datasheet gives, to three figures.
+        let geometry = try Configuration(parsing: "[vibration]\nshaft = 29.95\nbearing = geometry 9 7.94 39.04 0\n")
+        #expect(geometry.vibration.shaft == .fixed(29.95))
+        let bearing = try #require(geometry.vibration.bearing)
+        #expect(abs(bearing.bpfo - 3.585) < 0.001 && abs(bearing.bpfi - 5.415) < 0.001, "\(bearing)")
+    }
+
+    @Test("docs/VIBRATION.md's pump parses as it says: class I, the shaft estimated in 25 to 35 Hz, the 6205's orders")
+    func vibrationExample() throws {
+        let page = try #require(readTextFile(repositoryRoot + "/docs/VIBRATION.md"))
+        let block = try #require(page.components(separatedBy: "```ini\n").dropFirst().first?.components(separatedBy: "```").first)
+        let pump = try Configuration(parsing: block, source: "docs/VIBRATION.md")
+        #expect(pump.vibration.machineClass?.name == "I" && pump.vibration.shaft == .estimated(25...35))
+        #expect(abs((pump.vibration.bearing?.bpfi ?? 0) - 5.415) < 0.001 && pump.vibration.state.running == 0.1)
+        try pump.vibration.validate(rate: 1660)
+    }
+
     @Test("mistakes are errors naming the file, the line, the key and the reason", arguments: [
         ("[shake]\ntreshold = 1\n", 2, "unknown key 'treshold' in [shake]; did you mean 'threshold'?"),
         ("[shake]\nthreshold = strong\n", 2, "[shake] threshold: 'strong' is not a number (g)"),
@@ -54,6 +87,12 @@ struct ConfigurationTests {
         ("[device]\ninterrupt-pin = int3\n", 2, "[device] interrupt-pin: 'int3' is not a pin of the chip: use int1 or int2"),
         ("[device]\ninterrupt-fallback = poll\n", 2, "'poll' is not a fallback: use timer or none"),
         ("[device]\npart = LIS3DH\ninterrupt = GPIO17\ninterrupt-pin = int2\n", 4, "the LIS3DH cannot put data-ready on its INT2 pin: wire INT1 to the GPIO line and set interrupt-pin = int1"),
+        ("[vibration]\nmachine-class = V\n", 2, "'V' is not a machine class: use none, I, II, III, IV, group1-rigid"),
+        ("[vibration]\nshaft = fast\n", 2, "'fast' is not a shaft frequency: write HZ (29.95), auto LOW-HIGH (auto 10-60) or none"),
+        ("[vibration]\nshaft = auto 60-10\n", 2, "'60-10' is not auto's range: write LOW-HIGH in Hz"),
+        ("[vibration]\nbearing = geometry 2 7.94 39.04\n", 2, "ELEMENTS is a whole number of at least 3"),
+        ("[vibration]\nbearing = factors 3.585 5.415\n", 2, "is not a bearing: write factors BPFO BPFI BSF FTF"),
+        ("[vibration]\nvelocity-band = 10\n", 2, "'10' is not a band: write LOW-HIGH in Hz"),
         ("[gravity]\nfilter = kalman\n", 2, "'kalman' is not a filter: choose classic, exponential, adaptive"),
         ("[shaek]\n", 1, "unknown section [shaek]; did you mean 'shake'?"),
         ("threshold = 1\n", 1, "comes before any [section]"),

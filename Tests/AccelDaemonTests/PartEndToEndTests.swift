@@ -114,9 +114,12 @@ struct PartEndToEndTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("vibration: each client's windows in order, the machine's line and its start; windows the rate cannot give are refused")
+    @Test("vibration: each client's windows in order, the machine's line and its start, the configured machine's zone and orders; windows the rate cannot give are refused")
     func vibration() throws {
-        let daemon = try DaemonProcess(["--simulate", "machine", "--part", "LSM6DSO", "--rate", "1660", "--range", "16"])
+        // The simulated machine's shaft and bearing (VibrationMotion.machine), as a user would configure them.
+        let config = scratchDirectory() + "/acceld.conf"
+        try "[vibration]\nmachine-class = II\nshaft = auto 20-40\nbearing = geometry 9 7.94 39.04\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonProcess(["--simulate", "machine", "--part", "LSM6DSO", "--rate", "1660", "--range", "16", "--config", config])
         let client = try LineClient(path: daemon.socketPath)
         _ = client.readMessage()
         let refused = try #require(client.request(#"{"class":"watch","streams":["vibration"],"vibration":{"window":0.1}}"#))
@@ -142,8 +145,26 @@ struct PartEndToEndTests {
         let line = try #require((running["peaks"] as? [[Double]])?.first)
         #expect(abs(line[0] - 29.95) < 1, "the motor's line, within half a 2 Hz bin: \(line)")
         #expect(((running["spectrum"] as? [String: Any])?["amplitudes"] as? [Double])?.count == 64)
+        #expect(["A", "B", "C", "D"].contains(running["zone"] as? String ?? ""), "class II judges the velocity: \(running)")
+        #expect(abs((running["shaft"] as? Double ?? 0) - 29.95) < 1, "the shaft found within 20 to 40 Hz: \(running)")
+        let orders = (running["orders"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(orders == ["shaft", "bpfo", "bpfi", "bsf", "ftf"], "the bearing's orders from its geometry: \(orders)")
         #expect(client.request(#"{"class":"status"}"#)?["class"] as? String == "status", "the connection stays up")
         #expect(daemon.stop() == 0)
+    }
+
+    @Test("a [vibration] section that cannot work at the chip's rate stops acceld at start, naming the limit (exit 78)", arguments: [
+        ("bearing = factors 3.585 5.415 2.357 0.398", "[vibration]: bearing orders need the shaft's frequency: set shaft = HZ"),
+        ("envelope-band = 500-3000", "[vibration]: the envelope band (500.0 to 3000.0 Hz) reaches above 52.0 Hz, half the rate"),
+        ("bearing = balls 9", "acceld.conf:2: [vibration] bearing: 'balls 9' is not a bearing: write factors BPFO BPFI BSF FTF"),
+    ])
+    func badVibrationSection(line: String, message: String) throws {
+        let config = scratchDirectory() + "/acceld.conf"
+        try "[vibration]\n\(line)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try run(acceldBinary, ["--simulate", "rest", "--part", "LSM6DSO", "--rate", "104", "--config", config,
+                                            "--socket", scratchDirectory() + "/s.sock"])
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test("a range, rate or mode the part lacks stops acceld with the part's valid values (exit 64)", arguments: [

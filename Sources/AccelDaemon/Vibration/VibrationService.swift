@@ -4,6 +4,7 @@ import AccelMotion
 import AccelProtocol
 import AccelVibration
 import Dispatch
+import Logging
 import Synchronization
 
 /// The vibration analysis for the clients that watch `vibration` or
@@ -27,10 +28,22 @@ final class VibrationService: @unchecked Sendable {
     }
     private var groups: [Group] = []
     private var machineWatchers: [Subscriber] = []
+    /// The configuration's `[vibration]`: what the machine is.
+    private var configured: VibrationSettings
+    /// What the analyzers run with: the configuration's, at the chip's rate and range.
+    private var settings: VibrationSettings
+    /// The chip's rate and range, and the rate the analyzers were made for.
+    private var chip = (rate: 0.0, range: 0)
     private var rate = 0.0
-    private var settings = VibrationSettings()
+    private var subscribers: [Subscriber] = []
     /// The number of the next sample each window expects; nil before the first.
     private var nextSeq: UInt64?
+    private let logger = Logger(label: "acceld.vibration")
+
+    init(configured: VibrationSettings) {
+        self.configured = configured
+        settings = configured
+    }
 
     /// The settings a client's windows make (the configuration's, with the
     /// client's window and overlap).
@@ -43,33 +56,56 @@ final class VibrationService: @unchecked Sendable {
 
     /// The clients from now on, at the chip's `rate` with its `range` (control side).
     func update(_ subscribers: [Subscriber], rate: Double, range: Int) {
-        let vibration = subscribers.filter { $0.streams.contains(.vibration) }
-        let machine = subscribers.filter { $0.streams.contains(.machine) }
-        watched.withLock { $0 = !vibration.isEmpty || !machine.isEmpty }
+        let watching = subscribers.filter { $0.streams.contains(.vibration) || $0.streams.contains(.machine) }
+        watched.withLock { $0 = !watching.isEmpty }
         queue.async { [self] in
-            var base = VibrationSettings()
-            base.fullScale = Double(range)
-            let restart = rate != self.rate || base != settings
-            self.rate = rate
-            settings = base
-            var kept = restart ? [] : groups.map { Group(watch: $0.watch, analyzer: $0.analyzer, clients: []) }
-            // The default windows always run while anyone watches: they carry the machine's state.
-            let wanted = vibration.map { $0.vibration ?? VibrationWatch() } + (machine.isEmpty && vibration.isEmpty ? [] : [VibrationWatch()])
-            for watch in wanted where !kept.contains(where: { $0.watch.sharesWindows(with: watch) }) {
-                guard let analyzer = try? VibrationAnalyzer(settings: Self.settings(base, for: watch), rate: rate) else { continue }
-                kept.append(Group(watch: watch, analyzer: analyzer, clients: []))
-            }
-            kept.removeAll { group in !wanted.contains { $0.sharesWindows(with: group.watch) } }
-            for client in vibration {
-                let watch = client.vibration ?? VibrationWatch()
-                if let index = kept.firstIndex(where: { $0.watch.sharesWindows(with: watch) }) {
-                    kept[index].clients.append(client)
-                }
-            }
-            groups = kept
-            machineWatchers = machine
-            if restart { nextSeq = nil }
+            self.subscribers = watching
+            chip = (rate, range)
+            rebuild()
         }
+    }
+
+    /// A reloaded `[vibration]`: every window starts again with it.
+    func reconfigure(_ fresh: VibrationSettings) {
+        queue.async { [self] in
+            configured = fresh
+            rebuild()
+        }
+    }
+
+    /// The base the router checks a client's windows against (control side).
+    var base: VibrationSettings { queue.sync { settings } }
+
+    /// One analyzer per set of windows wanted, kept where they still are.
+    private func rebuild() {
+        let rate = chip.rate
+        var base = configured
+        base.fullScale = Double(chip.range)
+        let restart = rate != self.rate || base != settings
+        self.rate = rate
+        settings = base
+        let vibration = subscribers.filter { $0.streams.contains(.vibration) }
+        var kept = restart ? [] : groups.map { Group(watch: $0.watch, analyzer: $0.analyzer, clients: []) }
+        // The default windows always run while anyone watches: they carry the machine's state.
+        let wanted = vibration.map { $0.vibration ?? VibrationWatch() } + (subscribers.isEmpty ? [] : [VibrationWatch()])
+        for watch in wanted where !kept.contains(where: { $0.watch.sharesWindows(with: watch) }) {
+            do {
+                kept.append(Group(watch: watch, analyzer: try VibrationAnalyzer(settings: Self.settings(base, for: watch), rate: rate), clients: []))
+            } catch {
+                // A rate changed under the configuration (configure): said, not silent.
+                logger.warning("no vibration analysis at \(rate) Hz for \(watch.window) s windows: \(error)")
+            }
+        }
+        kept.removeAll { group in !wanted.contains { $0.sharesWindows(with: group.watch) } }
+        for client in vibration {
+            let watch = client.vibration ?? VibrationWatch()
+            if let index = kept.firstIndex(where: { $0.watch.sharesWindows(with: watch) }) {
+                kept[index].clients.append(client)
+            }
+        }
+        groups = kept
+        machineWatchers = subscribers.filter { $0.streams.contains(.machine) }
+        if restart { nextSeq = nil }
     }
 
     /// Frames from the sampler's thread: their numbers, times and

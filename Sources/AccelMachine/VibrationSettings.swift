@@ -18,7 +18,7 @@ public struct VibrationSettings: Sendable, Equatable {
     public var peaks: Int = 5
     /// The band of the velocity RMS, Hz; cut at the Nyquist frequency when
     /// the rate is lower than twice its top (the report says which band).
-    public var velocityBand: ClosedRange<Double> = VelocitySeverity.band
+    public var velocityBand: ClosedRange<Double> = Self.isoVelocityBand
     /// The envelope's band-pass, Hz; nil: 7.5 % to 45 % of the rate (500 to
     /// 3,000 Hz at 6,660 Hz), where a bearing's resonances ring on most
     /// small machines and below the part's anti-aliasing roll-off.
@@ -34,6 +34,9 @@ public struct VibrationSettings: Sendable, Equatable {
     /// clipped. nil: never flagged.
     public var fullScale: Double?
     public var state = MachineStateSettings()
+
+    /// ISO 10816 / 20816's band for velocity RMS, Hz.
+    public static let isoVelocityBand: ClosedRange<Double> = 10...1_000
 
     public init() {}
 
@@ -69,6 +72,7 @@ public struct VibrationSettings: Sendable, Equatable {
         }
         guard (1...10).contains(harmonics) else { throw .harmonics(harmonics) }
         guard (0.001...0.2).contains(tolerance) else { throw .tolerance(tolerance) }
+        guard state.running > state.idle else { throw .stateThresholds(idle: state.idle, running: state.running) }
     }
 }
 
@@ -80,6 +84,7 @@ public enum VibrationSettingsError: Error, Equatable, CustomStringConvertible {
     case ordersWithoutShaft
     case harmonics(Int)
     case tolerance(Double)
+    case stateThresholds(idle: Double, running: Double)
 
     public var description: String {
         switch self {
@@ -95,6 +100,8 @@ public enum VibrationSettingsError: Error, Equatable, CustomStringConvertible {
             return "harmonics \(count) is outside 1 to 10"
         case .tolerance(let tolerance):
             return "order tolerance \(tolerance) is outside 0.001 to 0.2 (a fraction of the frequency)"
+        case .stateThresholds(let idle, let running):
+            return "the running threshold (\(running) g) must be above the idle threshold (\(idle) g)"
         }
     }
 }
