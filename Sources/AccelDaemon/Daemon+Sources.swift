@@ -67,7 +67,12 @@ extension Daemon {
             // same chip (with whatever a fault did to it).
             let imperfections = Daemon.simulatedImperfections
             let part = options.configuration.device.profile ?? .lis302dl
-            let motion = try DeviceSource.motion(named: name, playedBy: part)
+            // A kHz trace reaches the model through the part's anti-aliasing
+            // filter, at the rate configured at start.
+            let rate = Double(options.configuration.device.configuration.rate)
+            let recorded = try DeviceSource.motion(named: name, playedBy: part)
+            if let notice = DeviceSource.resamplingNotice(recorded, rate: rate) { logger.notice("\(notice)") }
+            let motion = DeviceSource.motion(recorded, sampledAt: rate)
             if let notice = DeviceSource.ignoredRotation(motion, part: part) { logger.notice("\(notice)") }
             let model = ChipModel(profile: part, motion: motion, time: time,
                                   imperfections: imperfections, location: "chip model (\(name))")

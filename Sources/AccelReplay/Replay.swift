@@ -30,14 +30,15 @@ public struct Replay {
         let time = VirtualTime()
         let part = configuration.device.profile ?? .lis302dl
         try DeviceSource.refuseMissingRotation(motion, part: part)
-        let model = ChipModel(profile: part, motion: motion, time: time, location: "chip model (replay of \(motion.name))")
+        let played = DeviceSource.motion(motion, sampledAt: Double(configuration.device.configuration.rate))
+        let model = ChipModel(profile: part, motion: played, time: time, location: "chip model (replay of \(motion.name))")
         let driver = try Accelerometer(bus: model, time: time, part: part, mountMatrix: configuration.device.mountMatrix)
         try driver.configure(configuration.device.configuration)
         var pipeline = MotionPipeline(settings: configuration.motion, gyroscopeRange: driver.rotationRange ?? .infinity)
         var events: [MotionEvent] = []
         var summary = Summary()
         let period = model.periodNanoseconds
-        let end = UInt64(motion.duration * 1e9)
+        let end = UInt64(played.duration * 1e9)
         var seq: UInt64 = 0
         // configure() left the clock at the first sample instant (turn-on time).
         while time.nanoseconds <= end {

@@ -71,6 +71,9 @@ struct ReplayCommand: ParsableCommand {
         }
         let part = configuration.device.profile ?? .lis302dl
         if let notice = DeviceSource.ignoredRotation(motion, part: part) { printError("acceld replay: \(notice)") }
+        if let notice = DeviceSource.resamplingNotice(motion, rate: Double(configuration.device.configuration.rate)) {
+            printError("acceld replay: \(notice)")
+        }
         let writer = LineWriter(fd: 1)
         do {
             try Replay(motion: motion, configuration: configuration).run(writingTo: writer, frames: !eventsOnly)

@@ -52,6 +52,27 @@ struct ReplayCommandTests {
         #expect(!plain.stderr.contains("rotation"), "no notice for an accelerometer's trace")
     }
 
+    @Test("a kHz trace replays at the part's rate through an anti-aliasing low-pass, saying so: its 5,010 Hz ringing does not fold to 10 Hz")
+    func kHzTrace() throws {
+        let rows = (0..<10_000).map { i -> String in
+            let t = Double(i) / 20_000
+            return "\(t),\(0.5 * sin(2 * Double.pi * 5_010 * t)),0,1"
+        }
+        let path = try temporaryFile("t,x,y,z\n" + rows.joined(separator: "\n") + "\n", name: "ringing.csv")
+        let result = try acceld(["replay", path, "--part", "LIS3DH", "--rate", "400"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("ringing.csv was recorded at 20000 Hz: it plays at 400 Hz through an anti-aliasing low-pass at 160 Hz"), "\(result.stderr)")
+        let frames = result.stdout.split(separator: "\n").compactMap { line -> (t: Double, x: Double)? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["class"] as? String == "frame",
+                  let t = object["t"] as? Double, let x = (object["acc"] as? [Double])?.first else { return nil }
+            return (t, x)
+        }
+        #expect(frames.count > 150, "half a second at 400 Hz")
+        // Rows taken as they are would show a 10 Hz wave of 0.5 g.
+        let largest = frames.dropFirst(20).dropLast(20).map { abs($0.x) }.max() ?? 1
+        #expect(largest < 0.02, "what is left of the ringing: \(largest) g")
+    }
+
     @Test("merge-rotation.py pairs a coremotion/ recording with its rotation/ rates, row for row, into a trace acceld replays")
     func mergedRotation() throws {
         let name = "u_03-shake-it-data.csv"
