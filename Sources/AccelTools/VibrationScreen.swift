@@ -11,9 +11,9 @@ public struct VibrationScreenContext: Sendable {
     /// daemon's messages carry a zone only once its configuration names a class.
     public var machineClass: MachineClass?
     public var scale = AmplitudeScale.log
-    /// The last `machine` message, in words.
-    public var lastChange: String?
-    public init(title: String = "", machineClass: MachineClass? = nil, scale: AmplitudeScale = .log, lastChange: String? = nil) {
+    /// The last `machine` message.
+    public var lastChange: MachineMessage?
+    public init(title: String = "", machineClass: MachineClass? = nil, scale: AmplitudeScale = .log, lastChange: MachineMessage? = nil) {
         (self.title, self.machineClass, self.scale, self.lastChange) = (title, machineClass, scale, lastChange)
     }
 }
@@ -32,8 +32,9 @@ public enum VibrationScreen {
             lines.append("waiting for the first window…")
             return finish(lines, width: width, height: height)
         }
-        lines.append("machine \(m.state)" + (context.lastChange.map { " · \($0)" } ?? "")
-                     + " · window at \(fixed(m.t, 2)) s, \(fixed(m.duration, 2)) s at \(fixed(m.rate, 1)) Hz")
+        // The change's time only while the window's state is still the one it changed to.
+        let since = context.lastChange.flatMap { $0.state == m.state ? " since \(fixed($0.t, 2)) s (was \($0.from))" : nil } ?? ""
+        lines.append("machine \(m.state)\(since) · window at \(fixed(m.t, 2)) s, \(fixed(m.rate, 1)) Hz")
         lines.append(m.clipped ? clippedWarning : "")
         lines.append("        RMS g   peak g  crest   kurt  vel mm/s  dominant")
         for (name, axis) in [("x", m.x), ("y", m.y), ("z", m.z)] {

@@ -79,7 +79,10 @@ struct VibrationScreenTests {
         let zone = window.velocity >= 4.5 ? "D" : window.velocity >= 1.8 ? "C" : window.velocity >= 0.71 ? "B" : "A"
         #expect(vector.contains("zone \(zone) (class I)"), "\(vector)")
         #expect(text.contains("peaks  " + String(format: "%.2f Hz", window.peaks[0][0])))
-        #expect(text.contains("machine \(window.state)"))
+        #expect(text.contains("machine \(window.state) · window at"))
+        let change = MachineMessage(t: window.t - 1.5, state: window.state, from: "off")
+        let changed = VibrationScreen.render(window, context: VibrationScreenContext(lastChange: change))
+        #expect(changed.contains { $0.hasPrefix("machine \(window.state) since \(String(format: "%.2f", change.t)) s (was off)") })
         #expect(!text.contains("CLIPPED"))
         let unjudged = VibrationScreen.render(window, width: 80, height: 24).joined(separator: "\n")
         #expect(unjudged.contains("zone: name a class"), "no class, no zone from a daemon that has none")
