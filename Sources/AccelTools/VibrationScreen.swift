@@ -27,7 +27,7 @@ public enum VibrationScreen {
     public static func render(_ m: VibrationMessage?, context: VibrationScreenContext = VibrationScreenContext(),
                               width: Int = 80, height: Int = 24) -> [String] {
         let width = max(width, 40)
-        var lines = [fit("accelctl vibration · \(context.title)", width - 9) + "  q quits"]
+        var lines = [fit("vibration · \(context.title)", width - 9) + "  q quits"]
         guard let m else {
             lines.append("waiting for the first window…")
             return finish(lines, width: width, height: height)

@@ -74,7 +74,7 @@ struct VibrationCommand: ParsableCommand {
         // A window the part's rate cannot give is refused here, with acceld's words (exit 65).
         _ = guarded { try client.request(.watch(streams: [.vibration, .machine], rate: nil, fields: .acc, latency: nil, vibration: windows)) }
         var context = VibrationScreenContext(
-            title: "\(hello.device.chip) at \(hello.device.location) · \(window) s windows, \(Int((overlap * 100).rounded())) % overlap",
+            title: "\(hello.device.chip) at \(hello.device.location) · \(window) s, \(Int((overlap * 100).rounded())) % overlap",
             machineClass: machineClass.flatMap(MachineClass.named), scale: scale)
         if json || isatty(1) == 0 {
             printLines(client, machineClass: context.machineClass)
