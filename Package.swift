@@ -173,7 +173,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol", "AccelClient", "TestSupport"]),
-        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport", "AccelVibration"]),
+        .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport", "AccelVibration", "AccelProtocol"]),
         .testTarget(name: "AccelGatewayTests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelGateway"]),
         .testTarget(name: "AccelSensorProxyTests", dependencies: ["AccelMotion", "AccelSensorProxy"]),
     ],

@@ -11,7 +11,7 @@ struct Accelctl: ParsableCommand {
         abstract: "Bring up a LIS302DL-class accelerometer, and use it through acceld.",
         discussion: """
             Direct to the chip (stop acceld first): probe, dump, selftest, calibrate, rate.
-            Through acceld (or --direct): watch, events, status, record, configure, zero.
+            Through acceld (or --direct): watch, events, vibration, status, record, configure, zero.
             Offline: replay, plot. Every command takes --simulate to run on the chip model.
             Exit codes: docs/ACCELCTL.md.
 
@@ -24,7 +24,7 @@ struct Accelctl: ParsableCommand {
             """,
         version: acceldVersion,
         subcommands: [ProbeCommand.self, DumpCommand.self, SelfTestCommand.self, CalibrateCommand.self, RateCommand.self,
-                      WatchCommand.self, EventsCommand.self, StatusCommand.self, RecordCommand.self,
+                      WatchCommand.self, EventsCommand.self, VibrationCommand.self, StatusCommand.self, RecordCommand.self,
                       ConfigureCommand.self, ZeroCommand.self, ReplayCommand.self, PlotCommand.self]
     )
 }

@@ -138,6 +138,8 @@ enum ToolError: Error, CustomStringConvertible {
     case usage(String)
     /// A measurement that needs the board still saw it move.
     case boardMoved(String)
+    /// acceld answers, but its protocol lacks what the command needs.
+    case daemonTooOld(String)
 
     var description: String {
         switch self {
@@ -147,6 +149,7 @@ enum ToolError: Error, CustomStringConvertible {
         case .selfTestFailed: "self-test FAILED"
         case .usage(let message): message
         case .boardMoved(let message): message
+        case .daemonTooOld(let message): message
         }
     }
 
@@ -157,6 +160,7 @@ enum ToolError: Error, CustomStringConvertible {
         case .selfTestFailed: 1
         case .usage: 64
         case .boardMoved: 1
+        case .daemonTooOld: 76  // EX_PROTOCOL, as ClientError.incompatible
         }
     }
 }

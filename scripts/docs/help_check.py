@@ -13,7 +13,7 @@ PROGRAMS = {"acceld", "accelctl", "acceld-gateway", "acceld-sensorproxy"}
 SUBCOMMANDS = {
     "acceld": {"run", "sample", "replay"},
     "accelctl": {"probe", "dump", "selftest", "calibrate", "rate", "watch", "events", "status", "record", "replay",
-                 "plot", "configure", "poll", "zero"},
+                 "plot", "configure", "poll", "zero", "vibration"},
 }
 
 
