@@ -88,7 +88,7 @@ public enum VibrationScreen {
     }
 
     static func zoneText(_ m: VibrationMessage, machineClass: MachineClass?) -> String {
-        guard let zone = zone(m, machineClass: machineClass) else { return "zone: name a class (--class I)" }
+        guard let zone = zone(m, machineClass: machineClass) else { return "zone: name a class (--class I, or [vibration] machine-class)" }
         return "zone \(zone) " + (machineClass.map { "(class \($0.name))" } ?? "(acceld's class)")
     }
 

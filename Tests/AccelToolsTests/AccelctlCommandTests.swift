@@ -242,19 +242,23 @@ struct AccelctlDaemonTests {
         daemon.stop()
     }
 
-    /// Polls until pitch and roll move less than 0.1° in 0.3 s (at most 20 s).
+    /// Polls until pitch and roll move less than 0.1° over 30 samples (0.3 s
+    /// of the chip's time: a starved daemon that made no sample between two
+    /// polls would look steady in the host's), for up to 60 s.
     func waitForSteadyAttitude(_ socket: String) throws {
         let client = try LineClient(path: socket)
         _ = client.readMessage()
-        func attitude() -> [Double] {
+        func attitude() -> (seq: Int, angles: [Double]) {
             let frame = client.request(#"{"class":"poll"}"#)?["frame"] as? [String: Any]
-            return [frame?["pitch"] as? Double ?? .nan, frame?["roll"] as? Double ?? .nan]
+            return (frame?["seq"] as? Int ?? -1, [frame?["pitch"] as? Double ?? .nan, frame?["roll"] as? Double ?? .nan])
         }
         var last = attitude()
-        for _ in 0..<66 {
-            usleep(300_000)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            usleep(100_000)
             let now = attitude()
-            if zip(now, last).allSatisfy({ abs($0 - $1) < 0.1 }) { return }
+            guard now.seq >= last.seq + 30 else { continue }
+            if zip(now.angles, last.angles).allSatisfy({ abs($0 - $1) < 0.1 }) { return }
             last = now
         }
         Issue.record("the attitude never settled: \(last)")
