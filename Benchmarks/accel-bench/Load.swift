@@ -44,6 +44,9 @@ struct Load: ParsableCommand {
     @Flag(help: "Churn only in every other --every window, to compare the samples lost with and without it in one run.")
     var alternateChurn = false
 
+    @Option(help: ArgumentHelp("Also one client watching vibration: windows of this many seconds, half overlapped, 256 spectrum bins.", valueName: "seconds"))
+    var vibration: Double?
+
     struct Client {
         var fd: Int32
         /// The sequence step between frames: the chip's rate over the
@@ -55,9 +58,11 @@ struct Load: ParsableCommand {
         var frames = 0
         var gaps = 0
         var dropped = 0
+        /// A vibration client's windows: the first sample of each.
+        var windowStarts: [Int] = []
     }
 
-    func connectClient() -> Int32? {
+    func connectClient(vibration: Double? = nil) -> Int32? {
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -66,7 +71,9 @@ struct Load: ParsableCommand {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard ok == 0 else { close(fd); return nil }
-        let request = Request.watch(streams: StreamName.events.union([.frames, .device]), rate: rate, fields: .all, latency: latency).json + "\n"
+        let frames = Request.watch(streams: StreamName.events.union([.frames, .device]), rate: rate, fields: .all, latency: latency)
+        let windows = vibration.map { Request.watch(streams: [.vibration], rate: nil, fields: .all, latency: nil, vibration: VibrationWatch(window: $0, spectrumBins: 256)) }
+        let request = (windows ?? frames).json + "\n"
         _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         return fd
     }
@@ -106,11 +113,16 @@ struct Load: ParsableCommand {
     func run() throws {
         var pool: [Client] = (0..<clients).compactMap { _ in connectClient().map { Client(fd: $0) } }
         guard pool.count == clients else { throw ValidationError("could only connect \(pool.count) of \(clients) clients to \(socket)") }
+        if let vibration {
+            guard let fd = connectClient(vibration: vibration) else { throw ValidationError("could not connect the vibration client to \(socket)") }
+            pool.append(Client(fd: fd))
+        }
         var latencies: [Double] = []
         latencies.reserveCapacity(Int(seconds * 400) * clients)
         // Frames are scanned for their keys, not decoded as Messages: the
         // load generator must cost far less than the daemon it measures.
         let seqKey = Array("\"seq\":".utf8), tKey = Array("\"t\":".utf8), droppedKey = Array("\"class\":\"dropped\"".utf8)
+        let vibrationKey = Array("\"class\":\"vibration\"".utf8)
         let helloKey = Array("\"class\":\"hello\"".utf8), watchKey = Array("\"class\":\"watch\"".utf8), rateKey = Array("\"rate\":".utf8)
         let countersStart = counters()
         let start = now()
@@ -162,7 +174,9 @@ struct Load: ParsableCommand {
                 var lineStart = pool[i].buffer.startIndex
                 while let newline = pool[i].buffer[lineStart...].firstIndex(of: 0x0A) {
                     let line = pool[i].buffer[lineStart..<newline]
-                    if line.firstRange(of: helloKey) != nil {
+                    if line.firstRange(of: vibrationKey) != nil {
+                        if let seq = Load.number(seqKey, in: line) { pool[i].windowStarts.append(Int(seq)) }
+                    } else if line.firstRange(of: helloKey) != nil {
                         pool[i].chipRate = Load.number(rateKey, in: line)
                     } else if line.firstRange(of: watchKey) != nil, let chip = pool[i].chipRate, let rate = Load.number(rateKey, in: line) {
                         pool[i].step = max(1, Int((chip / rate).rounded()))
@@ -189,6 +203,7 @@ struct Load: ParsableCommand {
             print("  sampler: \(fixed((b.wakes - a.wakes) / elapsed, 1)) wake-ups a second for \(fixed((b.published - a.published) / elapsed, 1)) samples a second; samples the daemon lost: \(Int(b.lost - a.lost))")
         }
         print("  frames missed (gaps in sequence numbers, per client, summed): \(gaps); dropped notices: \(dropped)")
+        if let vibrationClient = pool.last, vibration != nil { print("  " + Load.windowsSummary(vibrationClient.windowStarts)) }
         if alternateChurn, let busy = tally[true], let quiet = tally[false] {
             print("soak: samples lost in churn windows \(Int(busy.lost)) of \(Int(busy.made)), in quiet windows \(Int(quiet.lost)) of \(Int(quiet.made))")
         }
@@ -198,5 +213,14 @@ struct Load: ParsableCommand {
             print("  daemon: CPU \(fixed((cpuEnd - cpuStart) / elapsed * 100, 2)) % of one core (user+sys), peak RSS \(fixed(Double(m.peak) / 1024, 1)) MB, RSS now \(fixed(Double(m.rss) / 1024, 1)) MB, \(m.fds) descriptors")
         }
         for client in pool { close(client.fd) }
+    }
+
+    /// The vibration client's windows: how many, and whether each came a
+    /// hop (half a window) after the last, as they do when no sample is lost.
+    static func windowsSummary(_ starts: [Int]) -> String {
+        let steps = zip(starts.dropFirst(), starts).map { $0 - $1 }
+        let hop = steps.sorted().dropFirst(steps.count / 2).first ?? 0
+        let outOfStep = steps.filter { $0 != hop }.count
+        return "vibration client: \(starts.count) windows, a hop of \(hop) samples apart; \(outOfStep) out of step (windows start again after lost samples)"
     }
 }

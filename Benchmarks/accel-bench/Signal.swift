@@ -9,7 +9,7 @@ import ArgumentParser
 /// recordings are known to contain. docs/ALGORITHMS.md keeps its output.
 struct Signal: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The detectors' regression table on ../shared/data at 100 and 400 Hz (Markdown), then gravity, shake and free fall with and without the gyroscope.")
+        abstract: "The detectors' regression table on ../shared/data at 100 and 400 Hz (Markdown), then gravity, shake and free fall with and without the gyroscope, then the vibration recordings.")
 
     @Option(help: ArgumentHelp("The development recordings.", valueName: "dir"))
     var data = "../shared/data"
@@ -35,5 +35,7 @@ struct Signal: ParsableCommand {
         // Shake and free fall fed with and without the gyroscope, on the same recordings.
         let detectors = GyroDetectorEvaluation(data: DevelopmentData(root: data), configuration: configuration)
         for rate in rates { print("\n" + (try detectors.run(rate: rate).table)) }
+        // Machines' vibration: the recordings with known bearing defects and the unbalanced motor.
+        print("\n" + (try VibrationEvaluation.recordingsTable(data: data)))
     }
 }

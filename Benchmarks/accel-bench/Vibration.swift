@@ -69,24 +69,7 @@ struct Vibration: ParsableCommand {
     }
 
     private func recordings() throws {
-        let folder = data + "/vibration"
-        print("| recording, at 6,660 Hz in an LSM6DSO's digits (±16 g) | defect | nominal | strongest order | found | error | its margin over the next order |")
-        print("|---|---|---|---|---|---|---|")
-        var passed = 0, total = 0
-        for name in DevelopmentData(root: data).files(in: "vibration") where name.contains("mfpt_") {
-            let result = try VibrationEvaluation.bearing(VibrationRecording(path: data + "/" + name))
-            total += 1
-            if result.passes { passed += 1 }
-            print("| \(result.name) | \(result.expected) | \(fixed(result.nominal, 2)) Hz | \(result.strongest) | \(fixed(result.found, 2)) Hz | \(fixed((result.found / result.nominal - 1) * 100, 2)) % | \(fixed(result.margin, 1))× |")
-        }
-        print("bearing defects: \(passed) of \(total) recordings show their own defect as the strongest order within 2 %; target every one\n")
-
-        let motor = try VibrationRecording(path: folder + "/vibrationdaq_unbalanced_motor.csv")
-        let rate = 3_330.0
-        let report = try VibrationEvaluation.analyse(VibrationEvaluation.replay(motor, rate: rate), rate: rate, settings: VibrationSettings()).first!
-        let line = report.peaks[0]
-        let bins = (line.frequency - 121.59) / report.spectrum.binWidth
-        print("unbalanced motor at 3,330 Hz (LSM6DSO's digits): dominant line \(fixed(line.frequency, 2)) Hz, \(fixed(bins, 2)) bins from the recording's 121.59 Hz; target ½ bin\n")
+        print(try VibrationEvaluation.recordingsTable(data: data) + "\n")
     }
 
     /// The analysis alone at 6,660 Hz: 1 s windows, 50 % overlap, every
