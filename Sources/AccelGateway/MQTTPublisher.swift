@@ -42,6 +42,10 @@ public final class MQTTPublisher: @unchecked Sendable {
     private let state = Mutex(State())
     /// The vibration's topics and Home Assistant's discovery, when asked for.
     private let vibration: VibrationTopics?
+    /// Home Assistant's discovery configs last sent: sent again on each
+    /// reconnection, since a broker that restarted without persistence
+    /// has lost them, and without them the board is gone from Home Assistant.
+    private let discovery = Mutex<[VibrationTopics.Outgoing]>([])
 
     private struct Outgoing {
         let topic: String
@@ -150,7 +154,9 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// reachable (retained). Called on the feed's thread only.
     public func route(_ updates: [DaemonFeed.Update]) {
         for update in updates {
-            for out in vibration?.route(update) ?? [] { publish(topic: out.topic, out.payload, retain: out.retain) }
+            let outgoing = vibration?.route(update) ?? []
+            if case .connected = update { discovery.withLock { $0 = outgoing } }
+            for out in outgoing { publish(topic: out.topic, out.payload, retain: out.retain) }
             switch update {
             case .connected(let hello):
                 publish("daemon", StreamHub.gatewayLine(connected: true, reason: nil), retain: true)
@@ -244,6 +250,9 @@ public final class MQTTPublisher: @unchecked Sendable {
         metrics.mqttConnections.increment()
         logger.notice("MQTT: \(connections == 1 ? "connected to" : "reconnected to") \(settings.broker) as \(topic(""))*")
         publish("gateway", Array(#"{"class":"gateway","state":"online"}"#.utf8), retain: true)
+        if connections > 1 {
+            for out in discovery.withLock({ $0 }) { publish(topic: out.topic, out.payload, retain: out.retain) }
+        }
         // Sent before the connection went and never acknowledged: the
         // library sends them again now; one it does not is counted dropped
         // after 10 s, so every message ends acknowledged or counted.

@@ -262,6 +262,56 @@ class VibrationMQTT(unittest.TestCase):
             broker.stop()
 
 
+    def test_the_documented_automation_names_the_discovered_entity(self):
+        """docs/GATEWAY.md's "washing machine is done" automation is YAML
+        Home Assistant reads, and names the entity discovery makes: HA's id
+        is the device's name and the entity's, slugified."""
+        import yaml
+        text = read(os.path.join(ROOT, "docs/GATEWAY.md"))
+        block = re.search(r"```yaml\n(# configuration\.yaml.*?)```", text, re.S).group(1)
+        automation = yaml.safe_load(block)["automation"][0]
+        trigger = automation["triggers"][0]
+        slug = lambda name: re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+        self.assertEqual(trigger["entity_id"], f"sensor.{slug('washing-machine')}_{slug('Machine state')}")
+        options = ["off", "idle", "running"]
+        self.assertIn(trigger["from"], options)
+        self.assertLessEqual(set(trigger["to"]), set(options))
+        self.assertEqual(trigger["trigger"], "state")
+        self.assertTrue(automation["actions"][0]["action"].startswith("notify."))
+
+    def test_a_broker_that_comes_back_empty_gets_the_discovery_again(self):
+        """The broker away and back without its store (retained messages
+        lost): the gateway reconnects, as the MQTT face does, and sends the
+        discovery configs again, so the board is back in Home Assistant."""
+        broker = Broker()
+        stack = Stack(**MACHINE, gateway_args=["--vibration", "--mqtt", "--mqtt-broker", f"127.0.0.1:{broker.port}", "--mqtt-board", "board1"])
+        try:
+            first = Subscriber(broker, "homeassistant/#", client_id="first", count=6)
+            first.process.wait(30)
+            configs = {t: p for r, t, p in first.messages()}
+            first.stop()
+            self.assertEqual(len(configs), 6)
+            broker.stop()
+            stores = [name for name in os.listdir(broker.directory) if name.endswith(".db")]
+            self.assertTrue(stores, "mosquitto saved its store on stopping")
+            for name in stores:
+                os.unlink(os.path.join(broker.directory, name))
+            time.sleep(2)
+            broker.start()
+            wait_for(lambda: metrics(stack).get("acceld_gateway_mqtt_connections_total") == 2, 30, "the gateway to reconnect")
+            again = Subscriber(broker, "homeassistant/#", client_id="again", count=6)
+            again.process.wait(30)
+            self.assertEqual({t: p for r, t, p in again.messages() if r}, configs, "every config, retained again")
+            again.stop()
+            window = Subscriber(broker, "acceld/board1/vibration", client_id="window", count=1)
+            window.process.wait(30)
+            self.assertEqual(json.loads(window.messages()[0][2])["class"], "vibration", "windows flow again")
+            window.stop()
+        finally:
+            stack.stop()
+            broker.stop()
+
+
 @unittest.skipUnless(shutil.which("chromedriver"), "chromedriver is not installed (scripts/gateway-test.sh installs it)")
 class VibrationPage(unittest.TestCase):
     @classmethod
