@@ -52,7 +52,7 @@ struct VibrationGatewayTests {
         #expect(s[#"acceld_vibration_iso_zone{zone="B"}"#] == "1.0" && s[#"acceld_vibration_iso_zone{zone="C"}"#] == "0.0")
         #expect(s[#"acceld_vibration_order_amplitude_g{order="BPFO"}"#] == "0.0021")
         #expect(s[#"acceld_vibration_order_envelope_amplitude_g{order="BPFO"}"#] == "0.014207")
-        #expect(s[#"acceld_vibration_order_amplitude_g{order="BPFI"}"#] == "NaN", "no line: not a number, never a made-up 0")
+        #expect(s[#"acceld_vibration_order_amplitude_g{order="BPFI"}"#]?.lowercased() == "nan", "no line: not a number, never a made-up 0")
         #expect(s[#"acceld_vibration_shaft_hertz"#] == "29.95")
         #expect(s[#"acceld_machine_state{state="running"}"#] == "1.0" && s[#"acceld_machine_state{state="off"}"#] == "0.0")
         #expect(s["acceld_vibration_windows_total"] == "1")
