@@ -214,7 +214,7 @@ class VibrationMQTT(unittest.TestCase):
         stack = Stack(**MACHINE, gateway_args=["--vibration", "--mqtt", "--mqtt-broker", f"127.0.0.1:{broker.port}", "--mqtt-board", "board1"])
         try:
             first = Subscriber(broker, "homeassistant/#", client_id="first", count=6)
-            first.process.wait(30)
+            wait_for(lambda: first.process.poll() is not None, 30, "the six discovery configs")
             configs = {t: p for r, t, p in first.messages()}
             first.stop()
             self.assertEqual(len(configs), 6)
@@ -227,11 +227,11 @@ class VibrationMQTT(unittest.TestCase):
             broker.start()
             wait_for(lambda: metrics(stack).get("acceld_gateway_mqtt_connections_total") == 2, 30, "the gateway to reconnect")
             again = Subscriber(broker, "homeassistant/#", client_id="again", count=6)
-            again.process.wait(30)
+            wait_for(lambda: again.process.poll() is not None, 30, "the six discovery configs again, on the broker that came back empty")
             self.assertEqual({t: p for r, t, p in again.messages() if r}, configs, "every config, retained again")
             again.stop()
             window = Subscriber(broker, "acceld/board1/vibration", client_id="window", count=1)
-            window.process.wait(30)
+            wait_for(lambda: window.process.poll() is not None, 30, "a vibration window after the broker came back")
             self.assertEqual(json.loads(window.messages()[0][2])["class"], "vibration", "windows flow again")
             window.stop()
         finally:
