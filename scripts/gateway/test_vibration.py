@@ -212,8 +212,10 @@ class VibrationMQTT(unittest.TestCase):
         discovery configs again, so the board is back in Home Assistant."""
         broker = Broker()
         stack = Stack(**MACHINE, gateway_args=["--vibration", "--mqtt", "--mqtt-broker", f"127.0.0.1:{broker.port}", "--mqtt-board", "board1"])
+        subscribers = []
+        subscribe = lambda *args, **kwargs: subscribers.append(Subscriber(broker, *args, **kwargs)) or subscribers[-1]
         try:
-            first = Subscriber(broker, "homeassistant/#", client_id="first", count=6)
+            first = subscribe("homeassistant/#", client_id="first", count=6)
             wait_for(lambda: first.process.poll() is not None, 30, "the six discovery configs")
             configs = {t: p for r, t, p in first.messages()}
             first.stop()
@@ -226,15 +228,17 @@ class VibrationMQTT(unittest.TestCase):
             time.sleep(2)
             broker.start()
             wait_for(lambda: metrics(stack).get("acceld_gateway_mqtt_connections_total") == 2, 30, "the gateway to reconnect")
-            again = Subscriber(broker, "homeassistant/#", client_id="again", count=6)
+            again = subscribe("homeassistant/#", client_id="again", count=6)
             wait_for(lambda: again.process.poll() is not None, 30, "the six discovery configs again, on the broker that came back empty")
             self.assertEqual({t: p for r, t, p in again.messages() if r}, configs, "every config, retained again")
             again.stop()
-            window = Subscriber(broker, "acceld/board1/vibration", client_id="window", count=1)
+            window = subscribe("acceld/board1/vibration", client_id="window", count=1)
             wait_for(lambda: window.process.poll() is not None, 30, "a vibration window after the broker came back")
             self.assertEqual(json.loads(window.messages()[0][2])["class"], "vibration", "windows flow again")
             window.stop()
         finally:
+            for subscriber in subscribers:
+                subscriber.stop()
             stack.stop()
             broker.stop()
 
