@@ -16,6 +16,7 @@ const live = window.acceldLive = {
   link: "connecting", frames: 0, framesPerSecond: 0, redrawsPerSecond: 0, gaps: 0, lost: 0,
   orientation: "unknown", device: null, events: [], gyroscope: false, rotationRate: null, rotationRedraws: 0,
   plotLabels: [],  // the plot's labels as last drawn: boxes in canvas pixels
+  spectra: 0, spectrum: null,  // vibration windows drawn, and the last one's strongest bin
 };
 
 const frames = [];          // {seq, t, acc, gravity, user, and with a gyroscope rate, quaternion, yaw}
@@ -52,7 +53,7 @@ function handle(m) {
       if (m.daemon === "connected") setLink("live", "live");
       else { setLink("daemon-down", "acceld not running" + (m.reason ? ": " + m.reason : "")); lastSeq = null; }
       break;
-    case "hello": showDevice(m.device); lastSeq = null; words.forget(); break;
+    case "hello": showDevice(m.device); lastSeq = null; words.forget(); window.acceldSpectrum.reset(live); break;
     case "device": showDevice(m); if (m.event) log("device", `device ${m.event}: ${m.message || m.state}`, m.t); break;
     case "watch":
       if (m.rate && live.device) frameStep = Math.max(1, Math.round(live.device.rate / m.rate));
@@ -89,6 +90,8 @@ function handle(m) {
       spans.push({ kind: "tap", start: m.start, end: m.start + 0.03, label: m.count === 2 ? "double tap" : "tap" });
       log("tap", `${m.count === 2 ? "double tap" : "tap"} ${m.direction}, peak ${m.peak.toFixed(2)} g`, m.t);
       break;
+    case "vibration": window.acceldSpectrum.add(m, live); break;
+    case "machine": log("machine", `machine ${m.state} (was ${m.from})`, m.t); break;
     case "dropped": log("gap", `the gateway could not keep up: ${m.count} messages dropped`); break;
     case "goodbye": setLink("daemon-down", "acceld stopped"); break;
   }

@@ -9,7 +9,7 @@
 # apt installs Selenium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh python3 chromium chromium-driver python3-selenium prometheus mosquitto mosquitto-clients openssl
+source scripts/setup.sh python3 chromium chromium-driver python3-selenium python3-jinja2 python3-yaml prometheus mosquitto mosquitto-clients openssl
 swift build --product acceld 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 swift build --product acceld-gateway 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || true
 [ -x .build/debug/acceld ] && [ -x .build/debug/acceld-gateway ] || { echo "gateway-test: the build failed" >&2; exit 1; }

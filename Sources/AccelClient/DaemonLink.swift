@@ -59,6 +59,9 @@ public final class DaemonLink: Sendable {
         var looping = false
         var connection: DaemonConnection?
         var watch: Request?
+        /// The watch as a function of acceld's hello, where it depends on
+        /// what the daemon offers (its protocol); set, it takes `watch`'s place.
+        var chooseWatch: (@Sendable (Hello) -> Request?)?
         var device: DeviceInfo?
         var lost = 0
         var dropped = 0
@@ -105,7 +108,19 @@ public final class DaemonLink: Sendable {
     public func watch(_ request: Request?) {
         state.withLock { state in
             state.watch = request
+            state.chooseWatch = nil
             state.connection?.send(request ?? .unwatch(streams: nil))
+        }
+    }
+
+    /// The watch chosen on each connection from acceld's hello: a client
+    /// that uses what a newer protocol added asks an older daemon only for
+    /// what it has, rather than get a refusal and nothing.
+    public func watch(choosing choose: @escaping @Sendable (Hello) -> Request?) {
+        state.withLock { state in
+            state.watch = nil
+            state.chooseWatch = choose
+            if let connection = state.connection { connection.send(choose(connection.hello) ?? .unwatch(streams: nil)) }
         }
     }
 
@@ -158,7 +173,7 @@ public final class DaemonLink: Sendable {
                 state.withLock { state in
                     state.connection = connection
                     state.device = connection.device
-                    if let watch = state.watch { connection.send(watch) }
+                    if let watch = state.chooseWatch.map({ $0(connection.hello) }) ?? state.watch { connection.send(watch) }
                 }
                 return connection
             } catch {

@@ -183,6 +183,17 @@ extension Configuration {
             .text("gateway", "mqtt-tls-ca-file", \.gateway.mqtt.tlsCAFile, "CA certificate(s) of the broker; empty: no TLS"),
             .text("gateway", "mqtt-tls-cert-file", \.gateway.mqtt.tlsCertFile, "TLS client certificate"),
             .text("gateway", "mqtt-tls-key-file", \.gateway.mqtt.tlsKeyFile, "TLS client key"),
+            .flag("gateway", "vibration", \.gateway.vibration, "watch acceld's vibration and machine streams (protocol 3): gauges, MQTT, the page's spectrum"),
+            .integer("gateway", "vibration-bins", \.gateway.vibrationBins, within: 16...4096, "spectrum bins asked of acceld for the page's spectrum and waterfall"),
+            ConfigKey(section: "gateway", name: "mqtt-discovery-prefix", help: "Home Assistant's discovery prefix; \"\" for no discovery", set: { config, text in
+                let prefix = text == "\"\"" ? "" : text
+                guard !prefix.contains(where: { "+#".contains($0) }), !prefix.hasPrefix("/"), !prefix.hasSuffix("/") else {
+                    return "'\(text)' is not a topic prefix: no + or #, no leading or trailing / (Home Assistant's default is homeassistant)"
+                }
+                config.gateway.mqtt.discoveryPrefix = prefix
+                return nil
+            }, get: { $0.gateway.mqtt.discoveryPrefix.isEmpty ? "\"\"" : $0.gateway.mqtt.discoveryPrefix }),
+            .number("gateway", "mqtt-vibration-seconds", \.gateway.mqtt.vibrationSeconds, 0...3600, unit: "s", "vibration windows published at most this often (0: every one)"),
         ] + vibrationKeys
     }
 }

@@ -17,6 +17,13 @@ public struct GatewaySettings: Sendable, Equatable {
     /// HTTP and WebSocket connections at once.
     public var maxConnections = 256
     public var mqtt = MQTTSettings()
+    /// Watch acceld's `vibration` and `machine` streams (protocol 3 and
+    /// later): gauges, MQTT topics with Home Assistant's discovery, and the
+    /// page's spectrum. Off by default: the analysis costs the daemon work.
+    public var vibration = false
+    /// Spectrum bins asked of acceld with each window, for the page's
+    /// spectrum and waterfall.
+    public var vibrationBins = 256
     public init() {}
 
     /// `listen` split, or why it cannot be: "host:port", "[v6]:port".
@@ -50,5 +57,11 @@ public struct MQTTSettings: Sendable, Equatable {
     /// TLS client certificate and key, when the broker asks for one.
     public var tlsCertFile = ""
     public var tlsKeyFile = ""
+    /// Home Assistant's MQTT discovery (with `[gateway] vibration`): the
+    /// board as a device with its sensors, under this prefix; "" for none.
+    public var discoveryPrefix = "homeassistant"
+    /// Vibration windows published at most this often (s; 0: every one):
+    /// a home automation's recorder does not need two a second.
+    public var vibrationSeconds = 10.0
     public init() {}
 }

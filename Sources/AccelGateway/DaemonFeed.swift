@@ -23,8 +23,26 @@ public final class DaemonFeed: Sendable {
     public static let frameLatency = 50.0
     private let link: DaemonLink
 
+    /// The protocol that brought the `vibration` and `machine` streams.
+    public static let vibrationProtocol = 3
+
+    /// What to watch on a daemon that greets with `hello`: every stream the
+    /// page, the metrics and MQTT show, and, when `vibration` is asked for
+    /// and the daemon has it, its windows and the machine's state. An older
+    /// daemon would refuse the whole watch for an unknown stream.
+    public static func watch(for hello: Hello, vibration: VibrationWatch?) -> Request {
+        var streams = StreamName.byDefault.union([.status])
+        var windows: VibrationWatch?
+        if let vibration, hello.protocolVersion >= vibrationProtocol {
+            streams.formUnion([.vibration, .machine])
+            windows = vibration
+        }
+        return .watch(streams: streams, rate: nil, fields: .all, latency: DaemonFeed.frameLatency, vibration: windows)
+    }
+
     /// `deliver` gets what arrived together: a batch of frames is one call.
-    public init(socketPath: String, deliver: @escaping @Sendable ([Update]) -> Void) {
+    /// `vibration`: the windows to watch where acceld has the analysis.
+    public init(socketPath: String, vibration: VibrationWatch? = nil, deliver: @escaping @Sendable ([Update]) -> Void) {
         link = DaemonLink(socketPath: socketPath, backoff: .service, label: "acceld-gateway.feed") { updates in
             let batch = updates.compactMap { update -> Update? in
                 switch update {
@@ -36,7 +54,7 @@ public final class DaemonFeed: Sendable {
             }
             if !batch.isEmpty { deliver(batch) }
         }
-        link.watch(.watch(streams: StreamName.byDefault.union([.status]), rate: nil, fields: .all, latency: DaemonFeed.frameLatency))
+        link.watch { hello in DaemonFeed.watch(for: hello, vibration: vibration) }
     }
 
     public func start() { link.start() }

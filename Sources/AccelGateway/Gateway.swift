@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelConfiguration
+import AccelProtocol
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -43,7 +44,7 @@ public final class Gateway: Sendable {
     public init(settings: GatewaySettings, daemonSocket: String, assets: WebAssets) throws(MQTTPublisher.SetupError) {
         let loop = group.next()
         let metrics = GatewayMetrics()
-        let mqtt = settings.mqtt.enabled ? try MQTTPublisher(settings: settings.mqtt, metrics: metrics) : nil
+        let mqtt = settings.mqtt.enabled ? try MQTTPublisher(settings: settings.mqtt, metrics: metrics, vibration: settings.vibration) : nil
         self.mqtt = mqtt
         // The hub lives on the loop: made there, used only there.
         let hub = try! loop.submit { NIOLoopBound(StreamHub(loop: loop, metrics: metrics), eventLoop: loop) }.wait()
@@ -54,7 +55,8 @@ public final class Gateway: Sendable {
                                      metricsEnabled: settings.metrics)
         self.limiter = ConnectionLimiter(limit: settings.maxConnections, metrics: metrics)
         let logger = logger
-        feed = DaemonFeed(socketPath: daemonSocket) { updates in
+        let windows = settings.vibration ? VibrationWatch(window: 1, overlap: 0.5, spectrumBins: settings.vibrationBins) : nil
+        feed = DaemonFeed(socketPath: daemonSocket, vibration: windows) { updates in
             metrics.record(updates)
             mqtt?.route(updates)
             for update in updates {

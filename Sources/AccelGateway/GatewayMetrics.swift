@@ -24,6 +24,8 @@ public final class GatewayMetrics: Sendable {
     let webSocketDropped: Counter
     let mqttConnected, mqttQueue: Gauge
     let mqttPublished, mqttDropped, mqttConnections: Counter
+    /// acceld's vibration windows and machine state (`[gateway] vibration`).
+    let vibration: VibrationMetrics
 
     public init() {
         let r = registry
@@ -58,6 +60,7 @@ public final class GatewayMetrics: Sendable {
         mqttQueue = r.makeGauge(descriptor: named("acceld_gateway_mqtt_queue", "MQTT messages waiting for the broker's acknowledgement"))
         mqttPublished = counter("acceld_gateway_mqtt_published_total", "MQTT messages the broker acknowledged")
         mqttDropped = counter("acceld_gateway_mqtt_dropped_total", "MQTT messages dropped because the queue was full")
+        vibration = VibrationMetrics(registry: r)
         mqttConnections = counter("acceld_gateway_mqtt_connections_total", "Connections made to the MQTT broker, reconnections included")
     }
 
@@ -76,6 +79,10 @@ public final class GatewayMetrics: Sendable {
                 status(report)
             case .message(_, .device(let info)):
                 device(info)
+            case .message(_, .vibration(let window)):
+                vibration.window(window)
+            case .message(_, .machine(let change)):
+                vibration.machine(change)
             case .message:
                 break
             }
@@ -84,7 +91,10 @@ public final class GatewayMetrics: Sendable {
 
     func daemon(connected isConnected: Bool) {
         connected.set(to: isConnected ? 1 : 0)
-        if !isConnected { device(state: nil) }
+        if !isConnected {
+            device(state: nil)
+            vibration.forget()
+        }
     }
 
     func status(_ report: StatusReport) {

@@ -40,9 +40,15 @@ public final class MQTTPublisher: @unchecked Sendable {
     private let metrics: GatewayMetrics
     private let logger = Logger(label: "acceld-gateway.mqtt")
     private let state = Mutex(State())
+    /// The vibration's topics and Home Assistant's discovery, when asked for.
+    private let vibration: VibrationTopics?
+    /// Home Assistant's discovery configs last sent: sent again on each
+    /// reconnection, since a broker that restarted without persistence
+    /// has lost them, and without them the board is gone from Home Assistant.
+    private let discovery = Mutex<[VibrationTopics.Outgoing]>([])
 
     private struct Outgoing {
-        let name: String
+        let topic: String
         let payload: [UInt8]
         let retain: Bool
     }
@@ -69,7 +75,7 @@ public final class MQTTPublisher: @unchecked Sendable {
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
 
-    public init(settings: MQTTSettings, metrics: GatewayMetrics) throws(SetupError) {
+    public init(settings: MQTTSettings, metrics: GatewayMetrics, vibration: Bool = false) throws(SetupError) {
         _ = MQTTPublisher.libraryReady
         self.settings = settings
         self.metrics = metrics
@@ -78,6 +84,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             throw SetupError(description: "the MQTT client could not be made (out of memory?)", exitCode: 71)
         }
         self.handle = handle
+        self.vibration = vibration ? VibrationTopics(settings: settings, board: board) : nil
         var password: String?
         if !settings.passwordFile.isEmpty {
             guard let text = try? String(contentsOfFile: settings.passwordFile, encoding: .utf8) else {
@@ -147,6 +154,9 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// reachable (retained). Called on the feed's thread only.
     public func route(_ updates: [DaemonFeed.Update]) {
         for update in updates {
+            let outgoing = vibration?.route(update) ?? []
+            if case .connected = update { discovery.withLock { $0 = outgoing } }
+            for out in outgoing { publish(topic: out.topic, out.payload, retain: out.retain) }
             switch update {
             case .connected(let hello):
                 publish("daemon", StreamHub.gatewayLine(connected: true, reason: nil), retain: true)
@@ -176,13 +186,18 @@ public final class MQTTPublisher: @unchecked Sendable {
     /// `[gateway] mqtt-queue` messages are already held, the oldest waiting
     /// one is dropped and counted.
     public func publish(_ name: String, _ payload: [UInt8], retain: Bool = false) {
+        publish(topic: topic(name), payload, retain: retain)
+    }
+
+    /// Queues one message for a full topic (Home Assistant's discovery lies outside `<prefix>`).
+    func publish(topic: String, _ payload: [UInt8], retain: Bool) {
         let (dropped, held) = state.withLock { state -> (Bool, Int) in
             var dropped = false
             if state.held >= settings.queue && !state.waiting.isEmpty {
                 state.waiting.removeFirst()
                 dropped = true
             }
-            if state.held < settings.queue { state.waiting.append(Outgoing(name: name, payload: payload, retain: retain)) } else { dropped = true }
+            if state.held < settings.queue { state.waiting.append(Outgoing(topic: topic, payload: payload, retain: retain)) } else { dropped = true }
             return (dropped, state.held)
         }
         if dropped { metrics.mqttDropped.increment() }
@@ -200,7 +215,7 @@ public final class MQTTPublisher: @unchecked Sendable {
             guard let next else { return }
             var id: Int32 = 0
             let result = next.payload.withUnsafeBytes { bytes in
-                mosquitto_publish(handle, &id, topic(next.name), Int32(bytes.count), bytes.baseAddress, 1, next.retain)
+                mosquitto_publish(handle, &id, next.topic, Int32(bytes.count), bytes.baseAddress, 1, next.retain)
             }
             let sent = state.withLock { state -> Bool in
                 guard result == MOSQ_ERR_SUCCESS.rawValue else {
@@ -235,6 +250,9 @@ public final class MQTTPublisher: @unchecked Sendable {
         metrics.mqttConnections.increment()
         logger.notice("MQTT: \(connections == 1 ? "connected to" : "reconnected to") \(settings.broker) as \(topic(""))*")
         publish("gateway", Array(#"{"class":"gateway","state":"online"}"#.utf8), retain: true)
+        if connections > 1 {
+            for out in discovery.withLock({ $0 }) { publish(topic: out.topic, out.payload, retain: out.retain) }
+        }
         // Sent before the connection went and never acknowledged: the
         // library sends them again now; one it does not is counted dropped
         // after 10 s, so every message ends acknowledged or counted.

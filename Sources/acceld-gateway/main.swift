@@ -57,6 +57,8 @@ struct GatewayCommand: ParsableCommand {
     var mqttFramesHz: Double?
     @Option(help: "Messages kept while the broker is away ([gateway] mqtt-queue).")
     var mqttQueue: Int?
+    @Flag(help: "Watch acceld's vibration and machine streams: gauges, MQTT with Home Assistant's discovery, the page's spectrum ([gateway] vibration).")
+    var vibration = false
     @Flag(help: "Check the configuration and the page's files, print what would be served, and exit.")
     var checkConfig = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -103,6 +105,7 @@ struct GatewayCommand: ParsableCommand {
         if let mqttBoard { settings.mqtt.board = mqttBoard }
         if let mqttFramesHz { settings.mqtt.framesHz = mqttFramesHz }
         if let mqttQueue { settings.mqtt.queue = mqttQueue }
+        if vibration { settings.vibration = true }
         guard settings.http || settings.metrics || settings.mqtt.enabled else {
             fail("every face of acceld-gateway is off: set http, metrics or mqtt = true in [gateway] of \(path ?? Self.defaultConfigurationPath), or pass --http", code: 78)
         }
@@ -112,7 +115,7 @@ struct GatewayCommand: ParsableCommand {
         if checkConfig {
             // Credentials are named as set or not, never shown.
             let broker = settings.mqtt.enabled ? "on (\(settings.mqtt.broker)\(settings.mqtt.username.isEmpty ? "" : ", with a user name")\(settings.mqtt.passwordFile.isEmpty ? "" : " and password")\(settings.mqtt.tlsCAFile.isEmpty ? "" : ", TLS"))" : "off"
-            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): listen \(settings.listen), page \(settings.http ? "on" : "off") (\(assets.files.count) files in \(settings.webRoot)), metrics \(settings.metrics ? "on" : "off"), MQTT \(broker), acceld at \(daemonSocket)")
+            print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): listen \(settings.listen), page \(settings.http ? "on" : "off") (\(assets.files.count) files in \(settings.webRoot)), metrics \(settings.metrics ? "on" : "off"), MQTT \(broker), vibration \(vibrationSummary(settings)), acceld at \(daemonSocket)")
             return
         }
         blockSignals()
@@ -126,7 +129,7 @@ struct GatewayCommand: ParsableCommand {
         } catch let error as Gateway.StartError {
             fail(error.description, code: error.exitCode)
         }
-        let faces = "page \(settings.http ? "on" : "off"), metrics \(settings.metrics ? "on" : "off"), MQTT \(settings.mqtt.enabled ? "to \(settings.mqtt.broker)" : "off")"
+        let faces = "page \(settings.http ? "on" : "off"), metrics \(settings.metrics ? "on" : "off"), MQTT \(settings.mqtt.enabled ? "to \(settings.mqtt.broker)" : "off"), vibration \(settings.vibration ? "on" : "off")"
         let summary = (listening.map { "serving on \($0)" } ?? "not listening") + " (\(faces)); acceld at \(daemonSocket)"
         Logger(label: "acceld-gateway").notice("\(summary)")
         notifier.notify("READY=1\nSTATUS=\(summary)")
@@ -142,6 +145,12 @@ struct GatewayCommand: ParsableCommand {
             sources.append(source)
         }
         withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    private func vibrationSummary(_ settings: GatewaySettings) -> String {
+        guard settings.vibration else { return "off" }
+        let discovery = settings.mqtt.enabled && !settings.mqtt.discoveryPrefix.isEmpty
+        return "on (\(settings.vibrationBins) bins" + (discovery ? ", Home Assistant discovery under \(settings.mqtt.discoveryPrefix))" : ")")
     }
 
     /// SIGTERM and SIGINT reach the gateway only through its signal sources.

@@ -652,6 +652,7 @@ class Browser(unittest.TestCase):
 # The gyroscope's browser tests live in a file of their own; imported here so
 # that gateway-test.sh (which runs this module) runs them too.
 from test_gyroscope import GyroscopeBrowser  # noqa: E402,F401
+from test_vibration import VibrationMetrics, VibrationMQTT, VibrationPage  # noqa: E402,F401
 
 
 if __name__ == "__main__":
