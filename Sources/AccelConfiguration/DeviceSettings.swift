@@ -58,8 +58,16 @@ public struct DeviceSettings: Sendable, Equatable {
         if profile.range(fullScale: wanted.range) == nil {
             return ("range", "±\(wanted.range) g is not available on the \(profile.name): choose one of " + profile.ranges.map { String($0.fullScale) }.joined(separator: ", "))
         }
+        let kilohertzWithoutFIFO = wanted.rate >= ChipProfile.kilohertz && profile.fifo == nil
         if !mode.rates.contains(where: { $0.hertz == wanted.rate }) {
-            return ("rate", "\(wanted.rate) Hz is not available on the \(profile.name) in \(mode.name) mode: choose one of " + mode.rates.map { String($0.hertz) }.joined(separator: ", "))
+            return ("rate", "\(wanted.rate) Hz is not available on the \(profile.name) in \(mode.name) mode: choose one of " + mode.rates.map { String($0.hertz) }.joined(separator: ", ")
+                + (kilohertzWithoutFIFO ? " (\(ChipProfile.partsForKilohertz))" : ""))
+        }
+        // The sampler refuses it too, for a part found by WHO_AM_I; said
+        // here at the file's line. The kernel's driver (backend = iio)
+        // paces its own reads.
+        if kilohertzWithoutFIFO, backend == .i2c {
+            return ("rate", "\(DriverError.noFIFOForRate(part: profile.name, rate: wanted.rate, slowerRates: mode.rates.map(\.hertz).filter { $0 < ChipProfile.kilohertz }))")
         }
         if interrupt != nil, profile.interruptPins?.signals(on: interruptPin).contains(.dataReady) != true {
             let error = DriverError.interruptNotRoutable(part: profile.name, pin: interruptPin.label, signal: "data-ready",

@@ -19,10 +19,15 @@ extension Sampler {
         return FIFOReader.watermark(latency: latency, rate: rate, profile: driver.profile, atLeast: floor)
     }
 
-    /// Refuses `configuration` when the bus's known clock cannot carry its
-    /// rate even at the FIFO's largest watermark; where the clock is not
+    /// Refuses `configuration` at kHz rates on a part without a FIFO, and
+    /// when the bus's known clock cannot carry its rate even at the FIFO's
+    /// largest watermark; where the clock is not
     /// known, says once per rate what it needs.
     func checkBus(_ configuration: DeviceConfiguration, driver: Accelerometer) throws {
+        if configuration.rate >= ChipProfile.kilohertz, driver.profile.fifo == nil {
+            let slower = ((try? driver.mode(for: configuration).rates.map(\.hertz)) ?? []).filter { $0 < ChipProfile.kilohertz }
+            throw DriverError.noFIFOForRate(part: driver.profile.name, rate: configuration.rate, slowerRates: slower)
+        }
         let budget = BusBudget(profile: driver.profile, rate: configuration.rate)
         guard let clock = driver.bus.clockFrequency else {
             if driver.bus is I2CBus, announcedBusRate != configuration.rate {

@@ -26,6 +26,9 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The bus's clock cannot carry the part's samples at the rate, even
     /// batched as far as its FIFO allows (BusBudget).
     case busTooSlow(location: String, part: String, rate: Int, bitsPerSecond: Int, clock: Int, needed: Int?, fastestRate: Int?)
+    /// kHz rates on a part without a FIFO: every sample would have to be
+    /// read before the next.
+    case noFIFOForRate(part: String, rate: Int, slowerRates: [Int])
 
     public var description: String {
         switch self {
@@ -72,13 +75,16 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
             }
             if let fastest { text += ", or lower the rate to \(fastest) Hz or less" }
             return text + " (docs/INSTALL.md, \"The bus's clock\")"
+        case .noFIFOForRate(let part, let rate, let slower):
+            return "\(rate) Hz on the \(part), which has no FIFO, needs every sample read within \(fixed(1_000 / Double(rate), 2)) ms, which Linux does not promise: "
+                + ChipProfile.partsForKilohertz + "; or choose one of " + slower.map(String.init).joined(separator: ", ")
         }
     }
 
     public var exitCode: Int32 {
         switch self {
         case .unknownChip, .wrongPart: 65             // EX_DATAERR: not the chip expected
-        case .ambiguousPart, .interruptNotRoutable, .noWakeUpUnit, .busTooSlow: 78  // EX_CONFIG: the configuration must change
+        case .ambiguousPart, .interruptNotRoutable, .noWakeUpUnit, .busTooSlow, .noFIFOForRate: 78  // EX_CONFIG: the configuration must change
         case .unknownPart, .unsupportedRange, .unsupportedRate, .unsupportedMode, .noSelfTest, .traceWithoutRotation: 64  // EX_USAGE
         case .configurationMismatch, .bootDidNotFinish, .noData: 74  // EX_IOERR
         }

@@ -8,12 +8,12 @@ import Testing
 
 @Suite("The bus's clock and the sampler")
 struct BusClockTests {
-    func sampler(_ profile: ChipProfile, rate: Int, mode: String? = nil, clock: Int?) -> (Sampler, ChipModel) {
+    func sampler(_ profile: ChipProfile, rate: Int, mode: String? = nil, clock: Int?, range: Int = 16) -> (Sampler, ChipModel) {
         let time = VirtualTime()
         let model = ChipModel(profile: profile, time: time)
         model.clockFrequency = clock
         let sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: profile) },
-                              configuration: DeviceConfiguration(range: 16, rate: rate, mode: mode), settings: MotionSettings(), time: time)
+                              configuration: DeviceConfiguration(range: range, rate: rate, mode: mode), settings: MotionSettings(), time: time)
         return (sampler, model)
     }
 
@@ -49,5 +49,19 @@ struct BusClockTests {
         try sampler.open()
         #expect(throws: DriverError.self) { try sampler.reconfigure(to: DeviceConfiguration(range: 16, rate: 5_376, mode: "low-power")) }
         #expect(sampler.configuration.rate == 100)
+    }
+
+    @Test("kHz on a part without a FIFO is refused, at open and when a client asks, naming the parts that can", arguments: [
+        (ChipProfile.lis331dlh, 1_000), (ChipProfile.h3lis331dl, 1_000),
+    ])
+    func kilohertzWithoutFIFO(profile: ChipProfile, rate: Int) throws {
+        let range = profile.ranges[0].fullScale
+        let (opening, _) = sampler(profile, rate: rate, clock: nil, range: range)
+        let error = #expect(throws: DriverError.self) { try opening.open() }
+        #expect(error?.exitCode == 78 && "\(error!)".contains("has no FIFO") && "\(error!)".contains("LIS3DH, LIS2DH12, LSM6DSO"), "\(error!)")
+        let (running, _) = sampler(profile, rate: 100, clock: nil, range: range)
+        try running.open()
+        #expect(throws: DriverError.self) { try running.reconfigure(to: DeviceConfiguration(range: range, rate: rate)) }
+        #expect(running.configuration.rate == 100)
     }
 }

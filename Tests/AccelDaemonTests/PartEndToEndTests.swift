@@ -171,6 +171,8 @@ struct PartEndToEndTests {
         (["--part", "LIS331HH", "--range", "8"], "--range: ±8 g is not available on the LIS331HH: choose one of 6, 12, 24"),
         (["--part", "LIS3DH", "--rate", "5376"], "--rate: 5376 Hz is not available on the LIS3DH in high-resolution mode: choose one of 1, 10, 25, 50, 100, 200, 400, 1344"),
         (["--part", "LIS302DL", "--mode", "low-power"], "--mode: 'low-power' is not a mode of the LIS302DL: choose one of normal"),
+        (["--part", "LIS331DLH", "--rate", "1000"], "--rate: 1000 Hz on the LIS331DLH, which has no FIFO, needs every sample read within 1.00 ms, which Linux does not promise: kHz rates need a part with a FIFO: LIS3DH, LIS2DH12, LSM6DSO, LSM6DSL, LSM6DS3; or choose one of 50, 100, 400"),
+        (["--part", "LIS302DL", "--rate", "1344"], "1344 Hz is not available on the LIS302DL in normal mode: choose one of 100, 400 (kHz rates need a part with a FIFO: LIS3DH"),
         (["--part", "LIS3DHX"], "'LIS3DHX' is not a part this acceld drives: choose one of its table's (3-axis: H3LIS331DL, LIS2DH12, LIS302DL (or LIS331DL), LIS331DLH"),
     ])
     func badSettings(arguments: [String], message: String) throws {
