@@ -23,7 +23,7 @@ GATEWAY = os.path.join(BIN, "acceld-gateway")
 class Stack:
     """acceld on the chip model and a gateway in front of it, on a free port."""
 
-    def __init__(self, motion="demo", gateway_args=(), part=None, gateway=True, rate=None):
+    def __init__(self, motion="demo", gateway_args=(), part=None, gateway=True, rate=None, acceld_args=()):
         self.directory = tempfile.mkdtemp(prefix="acceld-gateway-test-")
         self.socket = os.path.join(self.directory, "acceld.sock")
         args = [ACCELD, "--simulate", motion, "--socket", self.socket]
@@ -31,6 +31,7 @@ class Stack:
             args += ["--part", part]
         if rate:
             args += ["--rate", str(rate)]
+        args += list(acceld_args)
         self.logs = [open(self.path("acceld.log"), "w")]
         self.acceld = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self.logs[0])
         self.gateway = None

@@ -30,7 +30,12 @@ MACHINE = dict(motion="machine", part="LSM6DSO", rate=1660)
 
 class VibrationMetrics(unittest.TestCase):
     def test_gauges_hold_acceld_s_own_windows_and_machine_state(self):
-        stack = Stack(**MACHINE, gateway_args=["--vibration", "--http"])
+        # The simulated machine as a user would configure it: its class, its
+        # shaft found near 30 Hz, its 6205 bearing's geometry.
+        config = os.path.join(tempfile.mkdtemp(prefix="acceld-vibration-"), "acceld.conf")
+        with open(config, "w") as f:
+            f.write("[vibration]\nmachine-class = II\nshaft = auto 20-40\nbearing = geometry 9 7.94 39.04\n")
+        stack = Stack(**MACHINE, gateway_args=["--vibration", "--http"], acceld_args=["--config", config])
         truth = AcceldVibration(stack)
         forwarded = ForwardedVibration(stack)
         try:
@@ -72,8 +77,16 @@ class VibrationMetrics(unittest.TestCase):
             wait_for(state_shown, 10, "one machine state at 1, acceld's latest")
             seen = metrics(stack)
             self.assertGreaterEqual(seen['acceld_machine_transitions_total{state="running"}'], 1, "the start was counted too")
-            # No zone or orders configured on acceld: no zone is 1.
-            self.assertEqual(sum(seen[f'acceld_vibration_iso_zone{{zone="{z}"}}'] for z in "ABCD"), 0)
+            # [vibration] names class II: one zone is 1, the one acceld said.
+            zones = {z: seen[f'acceld_vibration_iso_zone{{zone="{z}"}}'] for z in "ABCD"}
+            self.assertEqual(sorted(zones.values()), [0, 0, 0, 1], zones)
+            self.assertIn(next(z for z, v in zones.items() if v == 1), {w.get("zone") for w in truth.windows}, "a zone acceld gave")
+            # And the orders: every one named; the shaft a frequency acceld
+            # found (near 29.95 Hz while the machine ran, as its own windows say).
+            orders = {o for o in ("shaft", "bpfo", "bpfi", "bsf", "ftf") if f'acceld_vibration_order_amplitude_g{{order="{o}"}}' in seen}
+            self.assertEqual(orders, {"shaft", "bpfo", "bpfi", "bsf", "ftf"}, sorted(seen))
+            self.assertIn(round(seen["acceld_vibration_shaft_hertz"], 3), {round(w["shaft"], 3) for w in truth.windows if "shaft" in w})
+            self.assertTrue(all(abs(w["shaft"] - 29.95) < 1 for w in running), [w["shaft"] for w in running])
             result = subprocess.run(["promtool", "check", "metrics"], input=get(stack.port, "/metrics")[2], capture_output=True)
             self.assertEqual(result.returncode, 0, result.stdout.decode() + result.stderr.decode())
         finally:
