@@ -26,7 +26,8 @@ public enum Resampler {
         let cutoff = cutoffFraction * min(rate, newRate)
         let reach = zeroCrossings / (2 * cutoff)  // seconds either side
         let span = Int((reach * rate).rounded(.up))
-        let count = Int((Double(values.count) / rate * newRate).rounded(.down))
+        // Up to the last input's instant, so a trace keeps its span.
+        let count = Int((Double(values.count - 1) / rate * newRate).rounded(.down)) + 1
         var output = [Double](repeating: 0, count: count)
         for j in 0..<count {
             let instant = Double(j) / newRate * rate  // in input samples

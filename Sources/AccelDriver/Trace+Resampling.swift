@@ -7,21 +7,32 @@ extension Trace {
     /// (40 % of `rate`) to `rate`, as the part's own filter would take it;
     /// the chip model's linear interpolation between rows alone would fold
     /// a bearing's kHz ringing into the band. A trace no faster than the
-    /// rate is returned as it is. Its rows are taken as evenly spaced at
-    /// their median interval.
+    /// rate is returned as it is.
     public func resampled(to rate: Double) -> Trace {
         guard let recorded = rateAbove(rate) else { return self }
+        // Rows a little uneven (a phone's timestamps, a lost row) are put
+        // on an even grid at their own rate first, as the chip model would
+        // read them, so the trace keeps its span.
+        let motion = TraceMotion(self)
+        let grid = (0...Int((duration * recorded + 1e-6).rounded(.down))).map { Double($0) / recorded }
+        let even = grid.map(motion.specificForce(at:))
+        let evenRates = rotationRates.map { _ in grid.map(motion.rotationRate(at:)) }
         func axes(_ vectors: [Vector3]) -> [Vector3] {
             let x = Resampler.resample(vectors.map(\.x), from: recorded, to: rate)
             let y = Resampler.resample(vectors.map(\.y), from: recorded, to: rate)
             let z = Resampler.resample(vectors.map(\.z), from: recorded, to: rate)
             return x.indices.map { Vector3(x[$0], y[$0], z[$0]) }
         }
-        let resampled = axes(samples)
-        let start = times[0]
+        var resampled = axes(even), resampledRates = evenRates.map(axes)
+        var newTimes = resampled.indices.map { times[0] + Double($0) / rate }
+        // The last row held to the trace's own end, so it plays as long.
+        if let last = times.last, let end = newTimes.last, last - end > 1e-9 {
+            newTimes.append(last)
+            resampled.append(resampled[resampled.count - 1])
+            resampledRates = resampledRates.map { $0 + [$0[$0.count - 1]] }
+        }
         return Trace(comments: comments + ["resampled: from \(Int(recorded.rounded())) Hz to \(Int(rate.rounded())) Hz through an anti-aliasing low-pass"],
-                     times: resampled.indices.map { start + Double($0) / rate },
-                     samples: resampled, rotationRates: rotationRates.map(axes))
+                     times: newTimes, samples: resampled, rotationRates: resampledRates)
     }
 
     /// The trace's rate where it is above `rate` (by more than a chip's

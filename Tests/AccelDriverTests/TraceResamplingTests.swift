@@ -13,16 +13,18 @@ struct TraceResamplingTests {
         return Trace(times: times, samples: samples)
     }
 
-    /// The amplitude of the line at `hertz` in `values` taken at `rate`
-    /// (a projection over whole periods).
+    /// The amplitude of the line at `hertz` in `values` taken at `rate`: a
+    /// projection through a Hann window, whose side lobes keep a strong
+    /// line elsewhere (107.4 Hz, 0.3 g) from leaking into the one measured.
     func amplitude(_ values: [Double], rate: Double, hertz: Double) -> Double {
-        let count = Int((Double(values.count) / rate * hertz).rounded(.down) / hertz * rate)
-        var s = 0.0, c = 0.0
-        for i in 0..<count {
-            s += values[i] * sin(2 * .pi * hertz * Double(i) / rate)
-            c += values[i] * cos(2 * .pi * hertz * Double(i) / rate)
+        var s = 0.0, c = 0.0, weights = 0.0
+        for (i, value) in values.enumerated() {
+            let w = 0.5 - 0.5 * cos(2 * .pi * Double(i) / Double(values.count))
+            s += value * w * sin(2 * .pi * hertz * Double(i) / rate)
+            c += value * w * cos(2 * .pi * hertz * Double(i) / rate)
+            weights += w
         }
-        return 2 * (s * s + c * c).squareRoot() / Double(count)
+        return 2 * (s * s + c * c).squareRoot() / weights
     }
 
     @Test("48 kHz to 6,660 Hz: a line in the band keeps its amplitude; a 20 kHz ringing does not fold to 20 Hz as taking rows would")
@@ -31,7 +33,8 @@ struct TraceResamplingTests {
         let played = fast.resampled(to: 6_660)
         #expect(abs(played.typicalInterval * 6_660 - 1) < 1e-9 && played.times.first == 0)
         #expect(played.comments.last?.contains("from 48000 Hz to 6660 Hz") == true)
-        let x = played.samples.map(\.x)
+        // Away from the ends, where the filter has only half its reach.
+        let x = Array(played.samples.map(\.x).dropFirst(100).dropLast(100))
         #expect(abs(amplitude(x, rate: 6_660, hertz: 107.4) / 0.3 - 1) < 0.001, "the band's line")
         // 20,000 Hz sampled at 6,660 Hz lands on 20 Hz: what the chip
         // model's interpolation between rows would show at 0.5 g.
