@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import AccelDaemon
+import AccelCore
+import Testing
+import TestSupport
+
+/// Requests and replies on the in-process daemon: configure, privileges,
+/// and what hostile input gets, with a watcher alongside to show that the
+/// others are unaffected. (The privilege check through a real socket's
+/// SO_PEERCRED stays end to end: DaemonEndToEndTests.)
+@Suite("Requests, in process on virtual time")
+struct RequestsInProcessTests {
+    @Test("a privileged configure changes the range, and the device message and the next hello say so")
+    func configure() throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.connect()
+        _ = client.readMessage()
+        let reply = try #require(client.request(#"{"class":"configure","range":8,"rate":400}"#))
+        #expect(reply["class"] as? String == "device", "\(reply)")
+        #expect(reply["range"] as? Int == 8 && reply["rate"] as? Int == 400)
+        let hello = try #require(daemon.connect().readMessage())
+        let device = try #require(hello["device"] as? [String: Any])
+        #expect(device["range"] as? Int == 8 && device["rate"] as? Int == 400)
+        let bad = try #require(client.request(#"{"class":"configure","range":4}"#))
+        #expect(bad["code"] as? String == "device-error")
+        #expect((bad["message"] as? String)?.contains("choose one of ±2 g, ±8 g") == true)
+    }
+
+    @Test("an unprivileged client is refused configure, calibrate and selftest, naming who may, and may still ask status and watch")
+    func unprivileged() throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.connect(as: InProcessDaemon.nobody)
+        _ = client.readMessage()
+        for request in [#"{"class":"configure","range":8}"#, #"{"class":"calibrate"}"#, #"{"class":"selftest"}"#] {
+            let reply = try #require(client.request(request))
+            #expect(reply["code"] as? String == "not-permitted", "\(request): \(reply)")
+            #expect((reply["message"] as? String)?.contains("not to uid 65534") == true)
+        }
+        #expect(client.request(#"{"class":"status"}"#)?["class"] as? String == "status")
+        #expect(client.request(#"{"class":"watch","streams":["frames"]}"#)?["class"] as? String == "watch")
+        daemon.run(seconds: 0.1)
+        #expect(client.next("frame") != nil)
+        let device = try #require(daemon.connect().readMessage()?["device"] as? [String: Any])
+        #expect(device["range"] as? Int == 2, "the refused configure changed nothing")
+    }
+
+    @Test("malformed JSON, unknown requests, a 1 MB line and random bytes get errors; the connection and other clients are unaffected")
+    func hostileInput() throws {
+        let daemon = try InProcessDaemon()
+        let watcher = try watchingFrames(daemon)
+        let hostile = daemon.connect()
+        _ = hostile.readMessage()
+        #expect(hostile.request("{not json")?["code"] as? String == "bad-json")
+        #expect(hostile.request(#"{"class":"explode"}"#)?["code"] as? String == "unknown-class")
+        #expect(hostile.request(#"[1,2,3]"#)?["code"] as? String == "not-an-object")
+        #expect(hostile.request(#"{"class":"watch","streams":["everything"]}"#)?["code"] as? String == "bad-field")
+        #expect(hostile.request(#"{"class":"watch","rate":"fast"}"#)?["code"] as? String == "bad-field")
+        hostile.send(String(repeating: "x", count: 1 << 20) + "\n")
+        #expect(hostile.next("error")?["code"] as? String == "line-too-long")
+        var generator = SeededRandom(seed: 7)
+        hostile.sendBytes((0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0x0A])
+        // Random bytes: every line gets an error or is skipped; then it still works.
+        hostile.send(#"{"class":"status"}"# + "\n")
+        #expect(hostile.next("status") != nil)
+        daemon.run(seconds: 1)
+        let seqs = watcher.readAll().compactMap { $0["seq"] as? Int }
+        #expect(seqs.count >= 99 && gaps(in: seqs) == 0, "the watcher's frames kept coming, contiguous")
+    }
+
+    @Test("10,000 malformed requests get 10,000 errors; the connection and a watcher are unaffected")
+    func malformedFlood() throws {
+        let daemon = try InProcessDaemon()
+        let watcher = try watchingFrames(daemon)
+        let hostile = daemon.connect()
+        _ = hostile.readMessage()
+        let kinds = ["{bad", "[]", "{\"class\":7}", "{\"class\":\"nope\"}", "\"just a string\"", "{\"class\":\"watch\",\"rate\":-1}"]
+        var flood = ""
+        for i in 0..<10_000 { flood += kinds[i % kinds.count] + "\n" }
+        hostile.send(flood)
+        #expect(hostile.readAll().filter { $0["class"] as? String == "error" }.count == 10_000)
+        #expect(hostile.request(#"{"class":"status"}"#)?["class"] as? String == "status", "the same connection still works")
+        daemon.run(seconds: 1)
+        let seqs = watcher.readAll().compactMap { $0["seq"] as? Int }
+        #expect(seqs.count >= 99 && gaps(in: seqs) == 0)
+    }
+
+    @Test("status counts the clients and the uptime on the daemon's clock")
+    func statusOnTheDaemonsClock() throws {
+        let daemon = try InProcessDaemon()
+        let client = daemon.connect()
+        _ = daemon.connect()
+        _ = client.readMessage()
+        daemon.run(seconds: 5)
+        let status = try #require(client.request(#"{"class":"status"}"#))
+        #expect(status["clients"] as? Int == 2)
+        let uptime = try #require(status["uptime"] as? Double)
+        #expect(abs(uptime - 5) < 0.02, "5 s of the daemon's clock: \(uptime)")
+        let counters = try #require(status["counters"] as? [String: Int])
+        #expect((counters["published"] ?? 0) >= 495)
+    }
+}
+
+/// A client of the in-process daemon that has read hello and watches every
+/// frame, after the phase lock has settled (from then on no sample is lost).
+func watchingFrames(_ daemon: InProcessDaemon) throws -> InProcessClient {
+    daemon.run(seconds: 0.5)
+    let client = daemon.connect()
+    _ = client.readMessage()
+    try #require(client.request(#"{"class":"watch","streams":["frames"]}"#)?["class"] as? String == "watch")
+    return client
+}
