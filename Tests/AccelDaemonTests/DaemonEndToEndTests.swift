@@ -156,27 +156,7 @@ struct DaemonEndToEndTests {
         first.stop()
     }
 
-    @Test("a socket path acceld cannot listen on: exit 73, saying why and what to pass instead")
-    func cannotListen() throws {
-        let tooLong = scratchDirectory() + "/" + String(repeating: "s", count: 120) + ".sock"
-        let result = try acceld(["--simulate", "rest", "--socket", tooLong])
-        #expect(result.status == 73)
-        #expect(result.stderr.contains("cannot listen on \(tooLong): the path is longer than a Unix socket's 107 bytes; pass --socket PATH"), "\(result.stderr)")
-    }
-
-    @Test("--check-config accepts a good file and refuses a bad one with the line and reason")
-    func checkConfig() throws {
-        let good = try acceld(["--check-config", "--config", repositoryRoot + "/Config/acceld.conf", "--simulate", "rest"])
-        #expect(good.status == 0)
-        #expect(good.stdout.contains("configuration OK"))
-        let scratch = scratchDirectory()
-        try "[device]\npart = LIS302DL\nrate = 1000\n".write(toFile: scratch + "/bad.conf", atomically: true, encoding: .utf8)
-        let bad = try acceld(["--check-config", "--config", scratch + "/bad.conf"])
-        #expect(bad.status == 78)
-        #expect(bad.stderr.contains("bad.conf:3: [device] rate: 1000 Hz is not available on the LIS302DL in normal mode: choose one of 100, 400"))
-    }
-
-    @Test("SIGHUP reloads the pipeline's tunables without dropping clients; configure changes them too")
+    @Test("SIGHUP reloads the pipeline's tunables without dropping clients, and keeps them when the file is wrong")
     func reloadAndTunables() throws {
         let scratch = scratchDirectory()
         let config = scratch + "/acceld.conf"
@@ -197,13 +177,6 @@ struct DaemonEndToEndTests {
         try "[freefall]\nminimum-seconds = 0.1\n".write(toFile: config, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)
         #expect(falls(within: 3.2) >= 1, "after SIGHUP the default applies, on the same connection")
-        let reply = try #require(client.request(#"{"class":"configure","tunables":{"freefall.minimum-seconds":5}}"#))
-        #expect(reply["class"] as? String == "configured", "\(reply)")
-        #expect(falls(within: 3.2) == 0)
-        let typo = try #require(client.request(#"{"class":"configure","tunables":{"shake.treshold":2}}"#))
-        #expect((typo["message"] as? String)?.contains("did you mean 'shake.threshold'?") == true, "\(typo)")
-        let fixed = try #require(client.request(#"{"class":"configure","tunables":{"device.bus":2}}"#))
-        #expect((fixed["message"] as? String)?.contains("cannot change at run time") == true)
         try "[freefall]\nminimum-seconds = banana\n".write(toFile: config, atomically: true, encoding: .utf8)
         kill(daemon.pid, SIGHUP)
         usleep(300_000)
@@ -223,12 +196,5 @@ struct DaemonEndToEndTests {
         usleep(500_000)
         #expect(!daemon.hasExited)
         #expect(daemon.stop() == 0)
-    }
-
-    @Test("without --simulate and without hardware, the daemon exits with the bus's message and code")
-    func noHardware() throws {
-        let result = try acceld(["--bus", "250", "--socket", scratchDirectory() + "/x.sock"])
-        #expect(result.status == 69)
-        #expect(result.stderr.contains("no I2C bus at /dev/i2c-250"))
     }
 }

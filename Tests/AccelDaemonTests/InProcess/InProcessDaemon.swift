@@ -59,6 +59,7 @@ final class InProcessDaemon {
 
     deinit {
         hub.control.sync { hub.closeAll(saying: "the test is over") }
+        sampler.output = { _ in }  // the hub holds the sampler, whose output held the hub
     }
 
     /// A client connects (its `session` is nil if it was refused; its sink then holds the refusal).

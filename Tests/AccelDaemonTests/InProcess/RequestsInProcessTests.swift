@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 @testable import AccelDaemon
 import AccelCore
+import AccelDriver
 import Testing
 import TestSupport
 
@@ -82,6 +83,27 @@ struct RequestsInProcessTests {
         daemon.run(seconds: 1)
         let seqs = watcher.readAll().compactMap { $0["seq"] as? Int }
         #expect(seqs.count >= 99 && gaps(in: seqs) == 0)
+    }
+
+    @Test("configure changes the pipeline's tunables on the same connection; a misspelt key gets a hint, a key fixed at start a refusal")
+    func tunables() throws {
+        // The drop script falls for 0.5 s every 3 s.
+        let daemon = try InProcessDaemon(motion: MotionScript.drop())
+        let client = daemon.connect()
+        _ = client.readMessage()
+        _ = client.request(#"{"class":"watch","streams":["freefall"]}"#)
+        func falls(within seconds: Double) -> Int {
+            daemon.run(seconds: seconds)
+            return client.readAll().filter { $0["class"] as? String == "freefall" && $0["phase"] as? String == "start" }.count
+        }
+        #expect(falls(within: 3.2) >= 1, "the default minimum catches a 0.5 s fall")
+        let reply = try #require(client.request(#"{"class":"configure","tunables":{"freefall.minimum-seconds":5}}"#))
+        #expect(reply["class"] as? String == "configured", "\(reply)")
+        #expect(falls(within: 3.2) == 0, "a 0.5 s fall is shorter than 5 s")
+        let typo = try #require(client.request(#"{"class":"configure","tunables":{"shake.treshold":2}}"#))
+        #expect((typo["message"] as? String)?.contains("did you mean 'shake.threshold'?") == true, "\(typo)")
+        let fixed = try #require(client.request(#"{"class":"configure","tunables":{"device.bus":2}}"#))
+        #expect((fixed["message"] as? String)?.contains("cannot change at run time") == true)
     }
 
     @Test("status counts the clients and the uptime on the daemon's clock")
