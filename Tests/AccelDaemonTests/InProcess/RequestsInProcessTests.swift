@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+@testable import AccelConfiguration
 @testable import AccelDaemon
 import AccelCore
 import AccelDriver
@@ -104,6 +105,29 @@ struct RequestsInProcessTests {
         #expect((typo["message"] as? String)?.contains("did you mean 'shake.threshold'?") == true, "\(typo)")
         let fixed = try #require(client.request(#"{"class":"configure","tunables":{"device.bus":2}}"#))
         #expect((fixed["message"] as? String)?.contains("cannot change at run time") == true)
+    }
+
+    @Test("calibrate with the board flat: the offset the chip model was given, within its noise, saved; frames keep coming")
+    func calibrateFlat() throws {
+        let path = scratchDirectory() + "/calibration.json"
+        let daemon = try InProcessDaemon(rate: 400, calibrationFile: path)
+        let watcher = try watchingFrames(daemon)
+        let client = daemon.connect()
+        _ = client.readMessage()
+        client.send(#"{"class":"calibrate","seconds":0.5}"# + "\n")
+        #expect(client.readMessage() == nil, "the reply waits for 0.5 s of readings")
+        daemon.run(seconds: 1)
+        let reply = try #require(client.next("calibration"))
+        let offset = try #require(reply["offset"] as? [Double])
+        // The simulated chip: offset (0.012, -0.008, 0.018) g, 18 mg digits, noise 4 mg.
+        for (measured, given) in zip(offset, [0.012, -0.008, 0.018]) {
+            #expect(abs(measured - given) < 0.02, "\(offset)")
+        }
+        let saved = try #require(try CalibrationStore(path: path).load(), "saved to \(path)")
+        #expect(reply["file"] as? String == path)
+        #expect(zip([saved.offset.x, saved.offset.y, saved.offset.z], offset).allSatisfy { abs($0 - $1) < 1e-3 }, "saved \(saved.offset)")
+        let seqs = watcher.readAll().compactMap { $0["seq"] as? Int }
+        #expect(seqs.count >= 399 && gaps(in: seqs) == 0, "frames all along: \(seqs.count)")
     }
 
     @Test("status counts the clients and the uptime on the daemon's clock")
