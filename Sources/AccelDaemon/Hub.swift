@@ -214,6 +214,20 @@ final class Hub: @unchecked Sendable {
         return status.report(counters: counters, clients: sessions.count, device: device)
     }
 
+    /// SIGTERM's order (Daemon+Shutdown; the tests' in-process daemon too):
+    /// `first` on the control queue (no more connections, no timers) and
+    /// requests dropped from then on; then sampling stops; then goodbye.
+    /// Each step waits for the one before, so no work is queued after it.
+    /// Not on either queue.
+    func shutDown(powerDown: Bool, first: () -> Void = {}) {
+        control.sync {
+            first()
+            stopServing()
+        }
+        sampler.queue.sync { [sampler] in sampler.stop(powerDown: powerDown) }
+        control.sync { closeAll(saying: "acceld is stopping") }
+    }
+
     /// Says goodbye to every client and ends every connection. Once the
     /// sampler has stopped.
     func closeAll(saying reason: String) {

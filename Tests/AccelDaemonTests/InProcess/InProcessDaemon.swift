@@ -92,12 +92,8 @@ final class InProcessDaemon {
     /// Whatever the control side does next, done (replies come synchronously otherwise).
     func settle() { hub.control.sync {} }
 
-    /// SIGTERM's order (Daemon+Shutdown): requests stop, the sampler stops, every client is told goodbye.
-    func stop(saying reason: String = "acceld is stopping") {
-        hub.control.sync { hub.stopServing() }
-        sampler.queue.sync { sampler.stop(powerDown: false) }
-        hub.control.sync { hub.closeAll(saying: reason) }
-    }
+    /// SIGTERM's shutdown, as the daemon runs it (`Hub.shutDown`): requests stop, the sampler stops, goodbye.
+    func stop() { hub.shutDown(powerDown: false) }
 }
 
 /// One client of an `InProcessDaemon`: sends request lines, reads the
