@@ -68,6 +68,26 @@ struct CommandLineMistakeTests {
         #expect(result.stderr.contains("--rate: 100 Hz is not available on the LSM6DSO") && result.stderr.contains("26, 52, 104, 208"),
                 "\(result.stderr)")
     }
+
+    @Test("--wake-on-motion: what it needs, each missing with its own message and code", arguments: [
+        (["--simulate", "rest", "--wake-on-motion"], 64, "--wake-on-motion needs the chip's INT pin on a GPIO line, to hear the chip wake: give --interrupt CHIP:LINE"),
+        (["--simulate", "rest", "--part", "LIS3DSH", "--interrupt", "model", "--wake-on-motion"], 78, "the LIS3DSH's wake-up unit is not in acceld's table of parts"),
+        (["--simulate", "rest", "--interrupt", "model", "--wake-on-motion", "--still-seconds", "0"], 64, "--still-seconds 0.0 is out of range"),
+    ] as [([String], Int32, String)])
+    func mistakes(arguments: [String], status: Int32, message: String) throws {
+        let result = try acceld(arguments + ["--socket", scratchDirectory() + "/x.sock"])
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("the configuration file: wake-on-motion without a line is refused at its line, exit 78")
+    func configurationWithoutLine() throws {
+        let path = scratchDirectory() + "/wake.conf"
+        try "[power]\nwake-on-motion = on\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try acceld(["--check-config", "--config", path, "--simulate", "rest"])
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr.contains("wake.conf:2: [power] wake-on-motion needs the chip's INT pin on a GPIO line"), "\(result.stderr)")
+    }
 }
 
 @Suite("rate = auto through acceld", .daemons)

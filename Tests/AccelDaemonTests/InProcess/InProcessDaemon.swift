@@ -28,6 +28,8 @@ final class InProcessDaemon {
     /// Credentials of a client that is not (nobody).
     static let nobody = PeerCredentials(pid: 2, uid: 65534, gid: 65534)
     private var nextTick: UInt64 = 1_000_000_000
+    /// With `interrupt`: what the interrupt thread would wait for next.
+    private var edges: InterruptThread.Next?
 
     enum HarnessError: Error { case noChip }
 
@@ -36,15 +38,22 @@ final class InProcessDaemon {
     ///   simulated chip's imperfections.
     init(part: ChipProfile = .lis302dl, motion: any MotionSource = MotionScript.rest(), rate: Int = 100, range: Int = 2, mode: String? = nil,
          socket: SocketSettings = SocketSettings(), vibration: VibrationSettings = VibrationSettings(),
-         calibrationFile: String = "/nonexistent/calibration.json") throws {
+         calibrationFile: String = "/nonexistent/calibration.json", interrupt: Bool = false,
+         wakeOnMotion: WakeOnMotion? = nil) throws {
         let time = self.time
         let model = ChipModel(profile: part, motion: motion, time: time, imperfections: Daemon.simulatedImperfections,
                               location: "chip model")
         self.model = model
-        let configuration = DeviceConfiguration(range: range, rate: rate, mode: mode)
+        let configuration = DeviceConfiguration(range: range, rate: rate, mode: mode, interruptPin: interrupt ? .int1 : nil)
         sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: part) },
                           configuration: configuration, settings: MotionSettings(), time: time)
+        if interrupt {
+            // --interrupt model: the chip model's INT1 paces the reads.
+            sampler.interruptSource = { SimulatedInterruptLine(model: model, pin: .int1, time: time) }
+        }
+        sampler.wakeOnMotion = wakeOnMotion
         try sampler.open()
+        if interrupt { edges = InterruptThread.Next(line: sampler.pacing.line, wait: sampler.edgeTimeout) }
         guard let identity = sampler.identity else { throw HarnessError.noChip }
         var device = DeviceInfo(chip: identity.chip, location: identity.location, configuration: sampler.configuration,
                                 profile: identity.profile, state: "ok")
@@ -71,14 +80,20 @@ final class InProcessDaemon {
 
     /// Samples for `seconds` of the chip's time: each step on the sampler's
     /// queue, as its timer would run it, then the clock moved by the delay
-    /// it asked for; the hub ticks every second; what the vibration and
+    /// it asked for (with `interrupt`, as the interrupt thread runs it: the
+    /// model's line waited on, which moves the clock); the hub ticks every second; what the vibration and
     /// control queues were handed meanwhile (windows to analyse, a finished
     /// calibration) runs before the next step.
     func run(seconds: Double) {
         let end = time.nanoseconds + UInt64(seconds * 1e9)
         while time.nanoseconds < end {
-            let delay = sampler.queue.sync { sampler.step() }
-            time.sleep(nanoseconds: max(delay, 1000))
+            if let next = edges, let line = next.line {
+                let waited = Result { try line.wait(nanoseconds: next.wait) }
+                edges = sampler.queue.sync { sampler.interruptStep(waited) }
+            } else {
+                let delay = sampler.queue.sync { sampler.step() }
+                time.sleep(nanoseconds: max(delay, 1000))
+            }
             hub.vibration.queue.sync {}  // its windows analysed, their messages sent
             hub.control.sync {
                 while time.nanoseconds >= nextTick {
