@@ -15,22 +15,24 @@ import Synchronization
 /// thread finds nobody sending takes the outbox and sends it with the lock
 /// released. The lock is never held across a system call.
 ///
-/// What the kernel does not take waits in the outbox and goes out when the
-/// client reads again (a write source on the control queue). Past `high`
-/// bytes waiting, streamed lines are dropped and counted, and the client's
-/// requests are not read (it cannot ask faster than it reads), until the
-/// backlog drains to `low`.
+/// What the kernel does not take waits in the outbox (a `Backlog`) and goes
+/// out when the client reads again (a write source on the control queue).
+/// Past the buffer's size, streamed lines are dropped and counted (the
+/// Backlog's policy, shared with the tests' in-memory sink), and the
+/// client's requests are not read (it cannot ask faster than it reads),
+/// until the backlog drains to half.
 ///
 /// The descriptor is closed once nothing can use it any more: both sources
 /// cancelled and no send in flight, so its number is never reused while a
 /// thread still writes to it. (Unchecked: the dispatch sources are not
 /// marked Sendable; they are resumed, suspended and cancelled under the lock.)
-final class ClientConnection: @unchecked Sendable {
+final class ClientConnection: ClientSink, @unchecked Sendable {
     let descriptor: Int32
     private let control: DispatchQueue
     private let high: Int
-    private let low: Int
-    private let state = Mutex(State())
+    /// The hub's clock, for when a client started dropping lines.
+    private let now: @Sendable () -> UInt64
+    private let state: Mutex<State>
     private let readSource: DispatchSourceRead
     private let writeSource: DispatchSourceWrite
     /// The reading side's, on the control queue.
@@ -39,13 +41,12 @@ final class ClientConnection: @unchecked Sendable {
     private var readBuffer = [UInt8](repeating: 0, count: 4096)
 
     private struct State {
-        var outbox: [UInt8] = []
+        var outbox: Backlog
         /// The buffer a sender used last, kept so that a flush allocates nothing.
         var spare: [UInt8] = []
         var sending = false
         /// The kernel's buffer is full: the write source drains the outbox.
         var waitingForRoom = false
-        var overHigh = false
         /// The peer is gone or we closed: nothing more is sent.
         var finished = false
         var closed = false
@@ -58,22 +59,15 @@ final class ClientConnection: @unchecked Sendable {
         /// What may still use the descriptor: the two sources, the owner
         /// until `close`, and a send in flight. The last one closes it.
         var holds = 3
-        /// Streamed lines dropped since the client was last told, and in all.
-        var dropped = 0
-        var totalDropped = 0
-        /// Since when the client has been over its buffer (ns).
-        var stuckSince: UInt64?
-        /// Bumped at every change of what the client watches: lines made
-        /// from an older snapshot of the clients are not delivered.
-        var generation = 0
     }
 
     /// Takes ownership of `descriptor`, a connected stream socket.
-    init(descriptor: Int32, control: DispatchQueue, bufferBytes: Int) {
+    init(descriptor: Int32, control: DispatchQueue, bufferBytes: Int, now: @escaping @Sendable () -> UInt64 = MonotonicTime.now) {
         self.descriptor = descriptor
         self.control = control
         high = bufferBytes
-        low = bufferBytes / 2
+        self.now = now
+        state = Mutex(State(outbox: Backlog(bufferBytes: bufferBytes)))
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         readSource = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: control)
         writeSource = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: control)
@@ -92,38 +86,24 @@ final class ClientConnection: @unchecked Sendable {
     func append(_ line: [UInt8], isReply: Bool, generation: Int? = nil) {
         state.withLock { state in
             guard !state.finished else { return }
-            if let generation, generation != state.generation { return }
-            if state.overHigh && !isReply {
-                state.dropped += 1
-                state.totalDropped += 1
-                if state.stuckSince == nil { state.stuckSince = MonotonicTime.now() }
-                return
-            }
-            if state.dropped > 0 {
-                state.outbox.append(contentsOf: Message.dropped(count: state.dropped, total: state.totalDropped).jsonBytes)
-                state.outbox.append(UInt8(ascii: "\n"))
-                state.dropped = 0
-            }
-            state.outbox.append(contentsOf: line)
-            state.outbox.append(UInt8(ascii: "\n"))
-            if state.outbox.count >= high { state.overHigh = true }
+            state.outbox.append(line, isReply: isReply, generation: generation, now: now)
         }
     }
 
     /// A new subscription: lines tagged with an older generation are
     /// dropped from now on.
     func nextGeneration() {
-        state.withLock { $0.generation += 1 }
+        state.withLock { $0.outbox.generation += 1 }
     }
 
     /// The subscription lines are made for now (`append`'s `generation`).
-    var generation: Int { state.withLock { $0.generation } }
+    var generation: Int { state.withLock { $0.outbox.generation } }
 
     /// Sends what the outbox holds, unless another thread is sending or the
     /// kernel's buffer is full (the write source then takes over).
     func flush() {
         var batch: [UInt8]? = state.withLock { state in
-            guard !state.sending, !state.waitingForRoom, !state.finished, !state.outbox.isEmpty else { return nil }
+            guard !state.sending, !state.waitingForRoom, !state.finished, !state.outbox.bytes.isEmpty else { return nil }
             state.sending = true
             state.holds += 1
             return take(&state)
@@ -143,16 +123,16 @@ final class ClientConnection: @unchecked Sendable {
                     if sent < bytes.count {
                         // The kernel's buffer is full: what is left goes first.
                         bytes.removeFirst(sent)
-                        bytes.append(contentsOf: state.outbox)
-                        state.outbox = bytes
-                        if state.outbox.count >= high { state.overHigh = true }
+                        bytes.append(contentsOf: state.outbox.bytes)
+                        state.outbox.bytes = bytes
+                        state.outbox.noteSize()
                         state.waitingForRoom = true
                         setWriteSuspended(false, &state)
                     } else {
                         bytes.removeAll(keepingCapacity: bytes.capacity <= 2 * high)
                         state.spare = bytes
                         // Lines another thread appended meanwhile go next.
-                        if !state.outbox.isEmpty { return take(&state) }
+                        if !state.outbox.bytes.isEmpty { return take(&state) }
                     }
                 }
                 state.sending = false
@@ -164,7 +144,7 @@ final class ClientConnection: @unchecked Sendable {
 
     /// The outbox's bytes, leaving the spare buffer in their place.
     private func take(_ state: inout State) -> [UInt8] {
-        swap(&state.outbox, &state.spare)
+        swap(&state.outbox.bytes, &state.spare)
         let bytes = state.spare
         state.spare = []
         return bytes
@@ -189,8 +169,8 @@ final class ClientConnection: @unchecked Sendable {
         let pending: [UInt8]? = state.withLock { state in
             guard state.waitingForRoom, !state.finished else { return nil }
             state.holds += 1
-            let bytes = state.outbox
-            state.outbox = []
+            let bytes = state.outbox.bytes
+            state.outbox.bytes = []
             return bytes
         }
         guard var bytes = pending else { return }
@@ -203,9 +183,9 @@ final class ClientConnection: @unchecked Sendable {
             }
             guard !state.finished else { return false }
             bytes.removeFirst(sent)
-            bytes.append(contentsOf: state.outbox)
-            state.outbox = bytes
-            if state.outbox.isEmpty {
+            bytes.append(contentsOf: state.outbox.bytes)
+            state.outbox.bytes = bytes
+            if state.outbox.bytes.isEmpty {
                 state.waitingForRoom = false
                 setWriteSuspended(true, &state)
             }
@@ -214,19 +194,17 @@ final class ClientConnection: @unchecked Sendable {
         if readAgain { resumeReading() }
     }
 
-    /// The backlog is down to `low`: streamed lines flow again and the
+    /// The backlog is down to half: streamed lines flow again and the
     /// client's requests may be read. True when reading was paused.
     private func relieve(_ state: inout State) -> Bool {
-        guard state.overHigh, state.outbox.count <= low, !state.finished else { return false }
-        state.overHigh = false
-        state.stuckSince = nil
+        guard !state.finished, state.outbox.relieve() else { return false }
         return state.reading && state.readSuspended
     }
 
     /// On the control queue, once the backlog has drained.
     private func resumeReading() {
         let resumed = state.withLock { state -> Bool in
-            guard state.reading, state.readSuspended, !state.overHigh else { return false }
+            guard state.reading, state.readSuspended, !state.outbox.overHigh else { return false }
             setReadSuspended(false, &state)
             return true
         }
@@ -255,7 +233,7 @@ final class ClientConnection: @unchecked Sendable {
         for _ in 0..<16 {
             // Requests wait in the kernel while the client does not take its replies.
             let paused = state.withLock { state in
-                if state.overHigh && !state.finished { setReadSuspended(true, &state) }
+                if state.outbox.overHigh && !state.finished { setReadSuspended(true, &state) }
                 return state.readSuspended || state.closed || !state.reading
             }
             if paused { return }
@@ -289,7 +267,7 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Nanoseconds the client has been over its buffer (nil: it keeps up).
     func stuck(now: UInt64) -> UInt64? {
-        state.withLock { $0.stuckSince.map { now &- $0 } }
+        state.withLock { $0.outbox.stuckSince.map { now &- $0 } }
     }
 
     /// Ends the connection: the peer reads what was already sent, then end
@@ -316,7 +294,7 @@ final class ClientConnection: @unchecked Sendable {
 
     private func finish(_ state: inout State) {
         state.finished = true
-        state.outbox = []
+        state.outbox.bytes = []
         state.spare = []
         if state.waitingForRoom {
             state.waitingForRoom = false

@@ -11,15 +11,11 @@ extension Daemon {
     func shutdown() {
         logger.info("stopping")
         notifier.notify("STOPPING=1")
-        let sampler = self.sampler!, hub = self.hub!, listener = self.listener, timers = self.timers
-        hub.control.sync {
+        let hub = self.hub!, listener = self.listener, timers = self.timers
+        hub.shutDown(powerDown: options.configuration.daemon.powerDownOnExit) {
             listener?.stop()
             for timer in timers { timer.cancel() }
-            hub.stopServing()
         }
-        let powerDown = options.configuration.daemon.powerDownOnExit
-        sampler.queue.sync { sampler.stop(powerDown: powerDown) }
-        hub.control.sync { hub.closeAll(saying: "acceld is stopping") }
         if let path = ownedSocketPath { unlink(path) }
         exit(0)
     }

@@ -6,7 +6,7 @@ import Synchronization
 /// What the sampler's thread needs to deliver to one client: a copy of its
 /// subscription, made by the control side whenever the client changes it.
 struct Subscriber: Sendable {
-    let connection: ClientConnection
+    let connection: any ClientSink
     /// The subscription this copy was made from (ClientConnection drops
     /// lines for an older one, so a snapshot taken just before an unwatch
     /// delivers nothing after its reply).

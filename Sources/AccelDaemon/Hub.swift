@@ -17,12 +17,17 @@ import Synchronization
 /// (the RequestRouter), the FIFO latency policy, status, stuck clients.
 /// Whatever touches the chip is handed to the sampler's queue and waited
 /// for there (`onSampler`), so it runs between two reads.
+/// A client's lines go to a `ClientSink`: its socket in the daemon, an
+/// in-memory sink in tests, which also give the hub a virtual clock
+/// (`now`) and play the once-a-second timer (`tick`) themselves.
 /// (Unchecked: `sessions` and the router are the control queue's alone;
 /// the sampler's thread, in `publish`, touches only the fan-out and the
 /// device, each under a lock of its own.)
 final class Hub: @unchecked Sendable {
     /// Connections, requests and everything but sampling.
     let control = DispatchQueue(label: "acceld.control")
+    /// Monotonic nanoseconds: when a client started dropping lines, and uptime.
+    let now: @Sendable () -> UInt64
     let sampler: any DeviceSampler
     let fanout = Fanout()
     let vibration: VibrationService
@@ -40,12 +45,13 @@ final class Hub: @unchecked Sendable {
 
     init(sampler: any DeviceSampler, device: DeviceInfo, socket: SocketSettings, vibration: VibrationSettings = VibrationSettings(),
          calibrationStore: CalibrationStore, isPrivileged: @escaping @Sendable (PeerCredentials) -> Bool,
-         notify: @escaping @Sendable (String) -> Void) {
+         notify: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> UInt64 = MonotonicTime.now) {
         self.sampler = sampler
+        self.now = now
         deviceInfo = Mutex(device)
         settings = socket
         self.vibration = VibrationService(configured: vibration)
-        status = StatusReporter(notify: notify)
+        status = StatusReporter(notify: notify, now: now)
         router = RequestRouter(hub: self, calibrationStore: calibrationStore, isPrivileged: isPrivileged)
     }
 
@@ -66,21 +72,35 @@ final class Hub: @unchecked Sendable {
     /// so and disconnected.
     func connect(_ descriptor: Int32) {
         dispatchPrecondition(condition: .onQueue(control))
-        let connection = ClientConnection(descriptor: descriptor, control: control, bufferBytes: settings.clientBufferBytes)
-        let session = Session(id: nextID, connection: connection, credentials: PeerCredentials(of: descriptor),
-                              maxLineBytes: settings.maxLineBytes)
+        let connection = ClientConnection(descriptor: descriptor, control: control, bufferBytes: settings.clientBufferBytes,
+                                          now: now)
+        guard let session = open(connection, credentials: PeerCredentials(of: descriptor)) else { return }
+        connection.startReading(received: { [unowned self] bytes in received(bytes, from: session) },
+                                hungUp: { [unowned self] in disconnect(session) })
+    }
+
+    /// A client whose lines go to `sink`: hello, and the session its
+    /// requests come from; or, past max-clients, too-many-clients, the sink
+    /// closed and nil.
+    func open(_ sink: any ClientSink, credentials: PeerCredentials?) -> Session? {
+        dispatchPrecondition(condition: .onQueue(control))
+        let session = Session(id: nextID, connection: sink, credentials: credentials, maxLineBytes: settings.maxLineBytes)
         nextID += 1
         guard sessions.count < settings.maxClients else {
             session.reply(.error(ProtocolError("too-many-clients", "acceld serves at most \(settings.maxClients) clients ([socket] max-clients); try again later")))
-            connection.close()
-            return
+            sink.close()
+            return nil
         }
         sessions[session.id] = session
         status.changed()
         session.reply(.hello(Hello(device: device)))
-        connection.startReading(received: { [unowned self] bytes in
-            for line in session.lines.add(bytes) { handle(line, from: session) }
-        }, hungUp: { [unowned self] in disconnect(session) })
+        return session
+    }
+
+    /// Bytes a client sent: its complete request lines are handled in order.
+    func received(_ bytes: [UInt8], from session: Session) {
+        dispatchPrecondition(condition: .onQueue(control))
+        for line in session.lines.add(bytes) { handle(line, from: session) }
     }
 
     /// Requests that arrive from now on are dropped: the daemon is stopping.
@@ -179,9 +199,9 @@ final class Hub: @unchecked Sendable {
     func tick() {
         dispatchPrecondition(condition: .onQueue(control))
         status.notifySystemd(device: device, clients: sessions.count)
-        let now = MonotonicTime.now()
+        let instant = now()
         for session in sessions.values {
-            guard let stuck = session.connection.stuck(now: now), Double(stuck) / 1e9 > settings.clientStuckSeconds else { continue }
+            guard let stuck = session.connection.stuck(now: instant), Double(stuck) / 1e9 > settings.clientStuckSeconds else { continue }
             logger.notice("client \(session.id) has not read for \(settings.clientStuckSeconds) s: disconnecting it")
             disconnect(session)
         }
@@ -192,6 +212,20 @@ final class Hub: @unchecked Sendable {
     func report() -> StatusReport {
         let counters = onSampler { [sampler] in sampler.counters }
         return status.report(counters: counters, clients: sessions.count, device: device)
+    }
+
+    /// SIGTERM's order (Daemon+Shutdown; the tests' in-process daemon too):
+    /// `first` on the control queue (no more connections, no timers) and
+    /// requests dropped from then on; then sampling stops; then goodbye.
+    /// Each step waits for the one before, so no work is queued after it.
+    /// Not on either queue.
+    func shutDown(powerDown: Bool, first: () -> Void = {}) {
+        control.sync {
+            first()
+            stopServing()
+        }
+        sampler.queue.sync { [sampler] in sampler.stop(powerDown: powerDown) }
+        control.sync { closeAll(saying: "acceld is stopping") }
     }
 
     /// Says goodbye to every client and ends every connection. Once the

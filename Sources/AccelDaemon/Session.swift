@@ -10,7 +10,8 @@ import AccelProtocol
 /// the sampler's thread sees a `Subscriber` copy.
 final class Session: @unchecked Sendable {
     let id: Int
-    let connection: ClientConnection
+    /// Its socket in the daemon; an in-memory sink in tests.
+    let connection: any ClientSink
     let credentials: PeerCredentials?
     var streams: Set<StreamName> = []
     var fields = FrameFields.all
@@ -29,7 +30,7 @@ final class Session: @unchecked Sendable {
     var vibration: VibrationWatch?
     var lines: RequestLines
 
-    init(id: Int, connection: ClientConnection, credentials: PeerCredentials?, maxLineBytes: Int) {
+    init(id: Int, connection: any ClientSink, credentials: PeerCredentials?, maxLineBytes: Int) {
         self.id = id
         self.connection = connection
         self.credentials = credentials
@@ -50,7 +51,7 @@ final class Session: @unchecked Sendable {
     /// fan-out's snapshot, so that no line of the new one comes first.
     func reply(_ message: Message, endsStreams: Bool = false) {
         if endsStreams { connection.nextGeneration() }
-        connection.append(message.jsonBytes, isReply: true)
+        connection.append(message.jsonBytes, isReply: true, generation: nil)
         connection.flush()
     }
 

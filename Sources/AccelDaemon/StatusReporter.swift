@@ -9,11 +9,15 @@ import Synchronization
 /// `changed` may be called from any thread.
 final class StatusReporter: Sendable {
     private let notify: @Sendable (String) -> Void
-    private let startedAt = MonotonicTime.now()
+    /// The hub's clock (monotonic ns), for the uptime.
+    private let now: @Sendable () -> UInt64
+    private let startedAt: UInt64
     private let statusChanged = Atomic(true)
 
-    init(notify: @escaping @Sendable (String) -> Void) {
+    init(notify: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> UInt64 = MonotonicTime.now) {
         self.notify = notify
+        self.now = now
+        startedAt = now()
     }
 
     func changed() { statusChanged.store(true, ordering: .relaxed) }
@@ -24,6 +28,6 @@ final class StatusReporter: Sendable {
     }
 
     func report(counters: SamplerCounters, clients: Int, device: DeviceInfo) -> StatusReport {
-        StatusReport(uptime: Double(MonotonicTime.now() - startedAt) / 1e9, clients: clients, counters: counters, device: device)
+        StatusReport(uptime: Double(now() - startedAt) / 1e9, clients: clients, counters: counters, device: device)
     }
 }

@@ -75,20 +75,3 @@ struct GyroscopeCalibrationTests {
         #expect(abs(learning) > 0.5, "without it the first second drifts by about the offset: \(learning)°")
     }
 }
-
-@Suite("acceld keeps the gyroscope's calibration", .daemons)
-struct GyroscopeCalibrationDaemonTests {
-    @Test("a calibrate request over the socket sets the accelerometer's offset and keeps the gyroscope's that accelctl stored")
-    func calibrateRequestKeepsIt() throws {
-        let path = scratchDirectory() + "/calibration.json"
-        try CalibrationStore(path: path).save(Calibration(gyroscopeOffset: Vector3(0.7, -1.2, 2.1)))
-        let daemon = try DaemonProcess(["--simulate", "rest", "--part", "LSM6DSO", "--calibration-file", path])
-        let client = try LineClient(path: daemon.socketPath)
-        #expect(client.readMessage()?["class"] as? String == "hello")
-        let reply = client.request(#"{"class":"calibrate","offset":[0.01,0.02,0.03],"scale":[1,1,1]}"#)
-        #expect(reply?["class"] as? String == "calibration", "\(String(describing: reply))")
-        daemon.stop()
-        let stored = try #require(try CalibrationStore(path: path).load())
-        #expect(stored.offset == Vector3(0.01, 0.02, 0.03) && stored.gyroscopeOffset == Vector3(0.7, -1.2, 2.1))
-    }
-}

@@ -114,6 +114,17 @@ struct ReplayCommandTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("--rate: 200 Hz is not available on the LIS302DL in normal mode: choose one of 100, 400"))
     }
+
+    @Test("acceld sample and replay take --part: the LIS331HH's 12-bit path, the LIS3DH's low-power mode")
+    func sampleAndReplay() throws {
+        let sample = try run(acceldBinary, ["sample", "--simulate", "rest", "--part", "LIS331HH", "--seconds", "0.2", "--every", "1"])
+        #expect(sample.status == 0)
+        #expect(sample.stdout.contains("# LIS331HH at chip model (rest), ±6 g, 100 Hz, normal mode (12-bit)"))
+        #expect(sample.stdout.contains(" 333      1.000") || sample.stdout.contains("333"), "1 g is 333 digits at 3 mg")
+        let replay = try run(acceldBinary, ["replay", "tour", "--part", "LIS3DH", "--mode", "low-power", "--rate", "400", "--events-only"])
+        #expect(replay.status == 0)
+        #expect(replay.stdout.contains(#""orientation":"portrait""#))
+    }
 }
 
 @Suite("acceld sample, the command")

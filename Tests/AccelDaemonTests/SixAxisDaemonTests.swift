@@ -9,68 +9,6 @@ import Foundation
 import Testing
 import TestSupport
 
-/// acceld on a six-axis part's chip model: the gyroscope reaches the
-/// socket through the real daemon.
-@Suite("acceld with a gyroscope", .daemons)
-struct SixAxisDaemonTests {
-    @Test("the hello says the gyroscope's range; frames carry its rate and the fused attitude through the tour's turns")
-    func tour() throws {
-        let daemon = try DaemonProcess(["--simulate", "tour", "--part", "LSM6DSO", "--rate", "104"])
-        let client = try LineClient(path: daemon.socketPath)
-        let hello = try #require(client.readMessage())
-        let device = try #require(hello["device"] as? [String: Any])
-        #expect(device["chip"] as? String == "LSM6DSO" && device["gyroscope"] as? Int == 2000 && device["rate"] as? Int == 104)
-        _ = client.request(#"{"class":"watch","streams":["frames"]}"#)
-        // Until a frame turning at the tour's 90°/s, then half a second
-        // (52 frames) held still after it.
-        var turning: [String: Any]?, still: [[String: Any]] = []
-        var frames = 0
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, still.count < 52 {
-            guard let frame = client.readMessage(timeout: 2), frame["class"] as? String == "frame" else { continue }
-            frames += 1
-            let rate = (frame["rotationRate"] as? [Double]) ?? []
-            #expect(rate.count == 3 && (frame["quaternion"] as? [Double])?.count == 4 && frame["yaw"] is Double, "\(frame)")
-            let speed = length(rate)
-            if speed > 1.5 { turning = frame; still = [] } else if turning != nil { still = speed < 0.02 ? still + [frame] : [] }
-        }
-        let turn = try #require(turning, "no frame turning in \(frames) frames")
-        let speed = length(turn["rotationRate"] as! [Double])
-        #expect(abs(speed - .pi / 2) < 0.03, "the tour turns at 90°/s: \(speed) rad/s")
-        // At rest after the turn the fused gravity is the accelerometer's:
-        // its average over the half second (one sample's noise is about 1°).
-        try #require(still.count == 52, "no half second still after the turn in \(frames) frames")
-        let acc = (0..<3).map { axis in still.map { ($0["acc"] as! [Double])[axis] }.reduce(0, +) / Double(still.count) }
-        let gravity = still.last!["gravity"] as! [Double]
-        let product: Double = zip(acc, gravity).map { $0 * $1 }.reduce(0, +)
-        let dot = product / (length(acc) * length(gravity))
-        #expect(acos(min(dot, 1)) * 180 / .pi < 2, "fused gravity \(gravity) against the accelerometer's average \(acc)")
-    }
-}
-
-@Suite("selftest over the socket on a six-axis part", .daemons)
-struct SixAxisSelfTestRequestTests {
-    @Test("the reply has the gyroscope's self-test beside the accelerometer's: each axis moved within ST's 150 to 700 dps at ±2000 dps; frames go on after it")
-    func gyroscopeToo() throws {
-        let daemon = try DaemonProcess(["--simulate", "rest", "--part", "LSM6DSO"])
-        let client = try LineClient(path: daemon.socketPath)
-        _ = client.readMessage()
-        let reply = try #require(client.request(#"{"class":"selftest"}"#, timeout: 30))
-        #expect(reply["class"] as? String == "selftest" && reply["passed"] as? Bool == true && (reply["axes"] as? [Any])?.count == 3, "\(reply)")
-        let gyroscope = try #require(reply["gyroscope"] as? [String: Any], "\(reply)")
-        let axes = gyroscope["axes"] as? [[String: Any]] ?? []
-        #expect(gyroscope["passed"] as? Bool == true && gyroscope["range"] as? Int == 2000 && axes.count == 3, "\(gyroscope)")
-        for axis in axes {
-            let delta = abs(axis["delta"] as? Double ?? 0)
-            #expect(delta >= 150 && delta <= 700 && axis["min"] as? Double == 150 && axis["max"] as? Double == 700, "\(axis)")
-        }
-        _ = client.request(#"{"class":"watch","streams":["frames"]}"#)
-        let frame = client.readMessage(timeout: 10)
-        #expect(frame?["class"] as? String == "frame" && frame?["rotationRate"] != nil, "sampling resumes with the gyroscope: \(frame ?? [:])")
-        daemon.stop()
-    }
-}
-
 @Suite("The selftest reply's verdict")
 struct SelfTestVerdictTests {
     @Test("it passes only when the accelerometer and the gyroscope both pass")
@@ -91,7 +29,6 @@ struct SelfTestVerdictTests {
     }
 }
 
-private func length(_ v: [Double]) -> Double { v.map { $0 * $0 }.reduce(0, +).squareRoot() }
 
 /// Issue #28's yaw target on the chip model: an LSM6DSO with its
 /// datasheet's typical zero-rate level (±1 dps) and rate noise

@@ -209,7 +209,12 @@ public final class LineClient {
 /// A short scripted day in the life, as a trace file: faceUp, portrait,
 /// faceUp, a shake, a drop (about 10 s).
 public func writeScenarioTrace(in directory: String) throws -> String {
-    let script = MotionScript(name: "scenario", segments: [
+    try writeTrace(scenarioScript(), comment: "scenario for the end-to-end tests", to: directory + "/scenario.csv")
+}
+
+/// The scenario itself: faceUp, portrait, faceUp, a shake, a drop (about 10 s).
+public func scenarioScript() -> MotionScript {
+    MotionScript(name: "scenario", segments: [
         .hold(Vector3(0, 0, 1), seconds: 1.2),
         .rotate(from: Vector3(0, 0, 1), to: Vector3(0, 1, 0), seconds: 0.4),
         .hold(Vector3(0, 1, 0), seconds: 1.2),
@@ -221,20 +226,23 @@ public func writeScenarioTrace(in directory: String) throws -> String {
         .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, 1), peak: 6, seconds: 0.02),
         .hold(Vector3(0, 0, 1), seconds: 2),
     ], loops: false)
-    return try writeTrace(script, comment: "scenario for the end-to-end tests", to: directory + "/scenario.csv")
 }
 
 /// Two knocks 0.2 s apart on a still, face-up board, 1.5 s in: one
 /// double tap in direction -z (about 5 s).
 public func writeDoubleTapTrace(in directory: String) throws -> String {
-    let script = MotionScript(name: "double tap", segments: [
+    try writeTrace(doubleTapScript(), comment: "a double tap for the end-to-end tests", to: directory + "/doubletap.csv")
+}
+
+/// The double tap itself: two knocks 0.2 s apart, 1.5 s in (about 5 s).
+public func doubleTapScript() -> MotionScript {
+    MotionScript(name: "double tap", segments: [
         .hold(Vector3(0, 0, 1), seconds: 1.5),
         .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, -1), peak: 1.5, seconds: 0.02),
         .hold(Vector3(0, 0, 1), seconds: 0.18),
         .impact(base: Vector3(0, 0, 1), axis: Vector3(0, 0, -1), peak: 1.5, seconds: 0.02),
         .hold(Vector3(0, 0, 1), seconds: 3),
     ], loops: false)
-    return try writeTrace(script, comment: "a double tap for the end-to-end tests", to: directory + "/doubletap.csv")
 }
 
 /// A motion script sampled at 500 Hz into a trace file at `path`, for

@@ -40,31 +40,3 @@ struct AutomaticRateConfigurationTests {
         #expect(sampler.configuration.rate == 104 && sampler.driver?.configuration?.rate == 104)
     }
 }
-
-@Suite("rate = auto through acceld", .daemons)
-struct AutomaticRateDaemonTests {
-    private func helloRate(_ arguments: [String]) throws -> Int? {
-        let daemon = try DaemonProcess(arguments)
-        let device = try LineClient(path: daemon.socketPath).readMessage()?["device"] as? [String: Any]
-        return device?["rate"] as? Int
-    }
-
-    @Test("--simulate tour --part LSM6DSO with no rate runs at 104 Hz")
-    func sixAxis() throws {
-        #expect(try helloRate(["--simulate", "tour", "--part", "LSM6DSO"]) == 104)
-    }
-
-    @Test("--rate auto says the same; the LIS3DH stays at 100 Hz")
-    func explicitAuto() throws {
-        #expect(try helloRate(["--simulate", "rest", "--part", "LSM6DSL", "--rate", "auto"]) == 104)
-        #expect(try helloRate(["--simulate", "rest", "--part", "LIS3DH"]) == 100)
-    }
-
-    @Test("--rate 100 on the LSM6DSO is a usage error that lists its rates")
-    func unsupported() throws {
-        let result = try acceld(["--simulate", "tour", "--part", "LSM6DSO", "--rate", "100", "--socket", scratchDirectory() + "/s.sock"])
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--rate: 100 Hz is not available on the LSM6DSO") && result.stderr.contains("26, 52, 104, 208"),
-                "\(result.stderr)")
-    }
-}

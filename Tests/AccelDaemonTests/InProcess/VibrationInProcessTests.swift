@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import AccelConfiguration
+@testable import AccelDaemon
+import AccelDriver
+import Testing
+import TestSupport
+
+/// The vibration and machine streams on the in-process daemon, over the
+/// simulated machine (VibrationMotion.machine: a 29.95 Hz shaft and its
+/// bearing, starting 2 s in), as acceld --simulate machine serves them.
+@Suite("Vibration, in process on virtual time")
+struct VibrationInProcessTests {
+    @Test("vibration: each client's windows in order, the machine's line and its start, the configured machine's zone and orders; windows the rate cannot give are refused")
+    func vibration() throws {
+        // The simulated machine's shaft and bearing, as a user would configure them.
+        let configuration = try Configuration(parsing: "[vibration]\nmachine-class = II\nshaft = auto 20-40\nbearing = geometry 9 7.94 39.04\n")
+        let daemon = try InProcessDaemon(part: .lsm6dso, motion: VibrationMotion.machine(), rate: 1660, range: 16,
+                                         vibration: configuration.vibration)
+        let client = daemon.connect()
+        _ = client.readMessage()
+        let refused = try #require(client.request(#"{"class":"watch","streams":["vibration"],"vibration":{"window":0.1}}"#))
+        #expect(refused["class"] as? String == "error" && (refused["message"] as? String ?? "").contains("at least 0.3 s"), "\(refused)")
+        let reply = try #require(client.request(#"{"class":"watch","streams":["vibration","machine"],"vibration":{"window":0.5,"overlap":0.5,"spectrum":64}}"#))
+        #expect((reply["vibration"] as? [String: Any])?["window"] as? Double == 0.5, "\(reply)")
+        daemon.run(seconds: 4)
+        var windows: [[String: Any]] = [], started: [String: Any]?
+        for message in client.readAll() {
+            switch message["class"] as? String {
+            case "vibration": windows.append(message)
+            case "machine": started = message
+            default: break
+            }
+        }
+        let seqs = windows.compactMap { $0["seq"] as? Int }
+        #expect(zip(seqs.dropFirst(), seqs).allSatisfy { $0 > $1 }, "in order: \(seqs)")
+        #expect(started?["state"] as? String == "running" && started?["from"] as? String == "off", "\(started ?? [:])")
+        #expect(windows.filter { $0["state"] as? String == "running" }.count >= 2, "\(windows.count) windows")
+        let running = try #require(windows.last { $0["state"] as? String == "running" })
+        let line = try #require((running["peaks"] as? [[Double]])?.first)
+        #expect(abs(line[0] - 29.95) < 1, "the motor's line, within half a 2 Hz bin: \(line)")
+        #expect(((running["spectrum"] as? [String: Any])?["amplitudes"] as? [Double])?.count == 64)
+        #expect(["A", "B", "C", "D"].contains(running["zone"] as? String ?? ""), "class II judges the velocity: \(running)")
+        #expect(abs((running["shaft"] as? Double ?? 0) - 29.95) < 1, "the shaft found within 20 to 40 Hz: \(running)")
+        let orders = (running["orders"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(orders == ["shaft", "bpfo", "bpfi", "bsf", "ftf"], "the bearing's orders from its geometry: \(orders)")
+        #expect(client.request(#"{"class":"status"}"#)?["class"] as? String == "status", "the connection stays up")
+    }
+}
