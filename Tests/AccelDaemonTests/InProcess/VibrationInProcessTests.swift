@@ -45,4 +45,24 @@ struct VibrationInProcessTests {
         #expect(orders == ["shaft", "bpfo", "bpfi", "bsf", "ftf"], "the bearing's orders from its geometry: \(orders)")
         #expect(client.request(#"{"class":"status"}"#)?["class"] as? String == "status", "the connection stays up")
     }
+
+    @Test("a reloaded [vibration] (SIGHUP's path) reaches the windows: no zone before, class I's after, windows started again")
+    func reconfigured() throws {
+        let daemon = try InProcessDaemon(part: .lsm6dso, motion: VibrationMotion.machine(), rate: 1660, range: 16)
+        let client = daemon.connect()
+        _ = client.readMessage()
+        _ = try #require(client.request(#"{"class":"watch","streams":["vibration"]}"#))
+        daemon.run(seconds: 4)
+        let before = client.readAll().filter { $0["class"] as? String == "vibration" }
+        #expect(!before.isEmpty && before.allSatisfy { $0["zone"] == nil }, "no class configured, no zone")
+        let lastBefore = try #require(before.last?["seq"] as? Int)
+        let reloaded = try Configuration(parsing: "[vibration]\nmachine-class = I\n")
+        daemon.hub.vibration.reconfigure(reloaded.vibration)
+        daemon.run(seconds: 3)
+        let after = client.readAll().filter { $0["class"] as? String == "vibration" }
+        #expect(!after.isEmpty && after.allSatisfy { ["A", "B", "C", "D"].contains($0["zone"] as? String ?? "") }, "\(after.map { $0["zone"] ?? "none" })")
+        // Started again: the first window after the reload begins a whole window on, not half.
+        let firstAfter = try #require(after.first?["seq"] as? Int)
+        #expect(firstAfter - lastBefore >= 1_660, "\(lastBefore) then \(firstAfter)")
+    }
 }
