@@ -6,7 +6,11 @@ import AccelMotion
 extension Configuration {
     /// The table of keys. Adding a tunable is adding a line here, to
     /// Config/acceld.conf and to docs/CONFIG.md.
-    static var keys: [ConfigKey] {
+    static var keys: [ConfigKey] { tableKeys + vibrationKeys }
+
+    // One literal of its own: with `+ vibrationKeys` after it, Debian's
+    // Swift 6.2.3 (the arm64 build) gave up type-checking the expression.
+    private static var tableKeys: [ConfigKey] {
         [
             ConfigKey(section: "device", name: "backend", help: "i2c (the chip's registers on i2c-dev) or iio (the kernel's driver)", set: { config, text in
                 guard let backend = DeviceSettings.Backend(rawValue: text) else { return "'\(text)' is not a backend: use i2c or iio" }
@@ -194,6 +198,6 @@ extension Configuration {
                 return nil
             }, get: { $0.gateway.mqtt.discoveryPrefix.isEmpty ? "\"\"" : $0.gateway.mqtt.discoveryPrefix }),
             .number("gateway", "mqtt-vibration-seconds", \.gateway.mqtt.vibrationSeconds, 0...3600, unit: "s", "vibration windows published at most this often (0: every one)"),
-        ] + vibrationKeys
+        ]
     }
 }
