@@ -28,8 +28,10 @@ const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
 let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; return n;"""
 
 
-@unittest.skipUnless(shutil.which("chromedriver"), "chromedriver is not installed (scripts/gateway-test.sh installs it)")
-class GyroscopeBrowser(unittest.TestCase):
+class BrowserTestCase(unittest.TestCase):
+    """One headless Chromium for a class's tests, and the page's own
+    counters (window.acceldLive) read from it."""
+
     @classmethod
     def setUpClass(cls):
         cls.driver = chromium()
@@ -40,6 +42,10 @@ class GyroscopeBrowser(unittest.TestCase):
 
     def live(self, key):
         return self.driver.execute_script(f"return window.acceldLive && window.acceldLive.{key};")
+
+
+@unittest.skipUnless(shutil.which("chromedriver"), "chromedriver is not installed (scripts/gateway-test.sh installs it)")
+class GyroscopeBrowser(BrowserTestCase):
 
     def shown(self, element_id):
         return self.driver.find_element("id", element_id).is_displayed()

@@ -22,7 +22,7 @@ from broker import Broker, Subscriber
 from fake_daemon import OldDaemon
 from home_assistant import check_discovery, render
 from stack import GATEWAY, ROOT, Stack, get, read, wait_for
-from test_gyroscope import DRAWN, chromium
+from test_gyroscope import DRAWN, BrowserTestCase
 from vibration_streams import AcceldVibration, ForwardedVibration, metrics
 
 MACHINE = dict(motion="machine", part="LSM6DSO", rate=1660)
@@ -257,18 +257,7 @@ class VibrationMQTT(unittest.TestCase):
 
 
 @unittest.skipUnless(shutil.which("chromedriver"), "chromedriver is not installed (scripts/gateway-test.sh installs it)")
-class VibrationPage(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.driver = chromium()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.driver.quit()
-
-    def live(self, key):
-        return self.driver.execute_script(f"return window.acceldLive && window.acceldLive.{key};")
-
+class VibrationPage(BrowserTestCase):
     def test_spectrum_and_waterfall_are_drawn(self):
         stack = Stack(**MACHINE, gateway_args=["--vibration"])
         try:
