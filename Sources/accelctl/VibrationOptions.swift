@@ -2,8 +2,8 @@
 import AccelVibration
 import ArgumentParser
 
-/// The vibration analysis's options, as [vibration] in the configuration
-/// will name them (docs/VIBRATION.md).
+/// The vibration analysis's options for a recording (acceld's own come
+/// from [vibration] in its configuration, docs/CONFIG.md).
 struct VibrationOptions: ParsableArguments {
     @Option(help: "Window length, seconds (at least 3 periods of 10 Hz).")
     var window = 1.0
