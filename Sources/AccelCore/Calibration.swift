@@ -103,6 +103,10 @@ public struct MountMatrix: Sendable, Equatable, CustomStringConvertible {
 extension Substring {
     /// Without spaces and tabs at either end (Foundation-free).
     public func trimmingCharacters() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        // On the UTF-8 view: every trace row passes here (the Character
+        // view's reversals made it a fifth of reading a long recording).
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = utf8.firstIndex(where: { !blank($0) }), let last = utf8.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -11,12 +11,17 @@ extension Daemon {
     func shutdown() {
         logger.info("stopping")
         notifier.notify("STOPPING=1")
+        stop()
+        exit(0)
+    }
+
+    /// The shutdown's steps, without the exit.
+    public func stop() {
         let hub = self.hub!, listener = self.listener, timers = self.timers
         hub.shutDown(powerDown: options.configuration.daemon.powerDownOnExit) {
             listener?.stop()
             for timer in timers { timer.cancel() }
         }
         if let path = ownedSocketPath { unlink(path) }
-        exit(0)
     }
 }

@@ -16,6 +16,9 @@ import Logging
 /// the watchdog; signals on the main queue; systemd's notify protocol.
 /// (Unchecked: its state is set before dispatchMain, then read and changed
 /// on the main queue only, where the signal handlers run.)
+/// `run()` is the process; `start()` and `stop()` are the same service
+/// without the process's signals and exit, which tests run in their own
+/// process on a real socket.
 /// Here the wiring; the rest, one file each: the sampler for the source
 /// (Daemon+Sources), the simulated chip's flaws (Daemon+SimulatedChip),
 /// the socket file (Daemon+Socket), the signals (Daemon+Signals), SIGHUP's
@@ -57,12 +60,22 @@ public final class Daemon: @unchecked Sendable {
         self.options = options
         self.environment = environment
         self.notifier = SystemdNotifier(environment: environment)
-        // Before any thread exists, so every thread inherits it.
-        Daemon.blockHandledSignals()
     }
 
     /// Starts everything and never returns: SIGTERM or SIGINT end the process.
     public func run() throws -> Never {
+        // Before any thread exists, so every thread inherits it.
+        Daemon.blockHandledSignals()
+        // Before the socket exists: a SIGTERM that follows a client's hello
+        // must find its source (the handlers run once dispatchMain starts).
+        installSignalHandlers()
+        try start()
+        dispatchMain()
+    }
+
+    /// Opens the chip, listens and starts sampling, then returns: the
+    /// sampler, the hub and its timers run on their own queues.
+    public func start() throws {
         let configuration = options.configuration
         let time = MonotonicTime()
         let privilege: Privilege
@@ -109,9 +122,6 @@ public final class Daemon: @unchecked Sendable {
                       notify: { notifier.notify($0) })
         self.hub = hub
         sampler.output = { hub.publish($0) }
-        // Before the socket exists: a SIGTERM that follows a client's hello
-        // must find its source (the handlers run once dispatchMain starts).
-        installSignalHandlers()
         let listener = Listener(descriptor: try listeningSocket(), hub: hub)
         self.listener = listener
         sampler.queue.async {
@@ -132,7 +142,6 @@ public final class Daemon: @unchecked Sendable {
         }
         notifier.notify("READY=1\nSTATUS=sampling \(device.chip) at \(device.rate) Hz, ±\(device.range) g; no clients")
         logger.info("acceld \(acceldVersion): \(device.chip) at \(device.location), ±\(device.range) g, \(device.rate) Hz (\(configuration.device.rateOrigin)); clients at \(serverDescription)")
-        dispatchMain()
     }
 
     var serverDescription = ""

@@ -74,7 +74,7 @@ extension ChipModel {
     /// filter's reset register (the reference set to the present force);
     /// nil for every other register.
     func readWakeUpRegister(_ register: UInt8) -> UInt8? {
-        guard let unit = profile.wakeUp else { return nil }
+        guard wakeUpRegisters.contains(register), let unit = profile.wakeUp else { return nil }
         if register == unit.source {
             let source = wakeUnit.source
             if field(unit.latch.field) == unit.latch.value { wakeUnit.source = 0 }

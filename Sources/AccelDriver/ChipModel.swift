@@ -68,6 +68,9 @@ public final class ChipModel: RegisterBus {
     }
 
     public let profile: ChipProfile
+    /// The wake-up unit's SOURCE and REFERENCE registers, looked up once:
+    /// every register read asks (`readWakeUpRegister`).
+    let wakeUpRegisters: Set<UInt8>
     public var location: String
     public var motion: any MotionSource
     /// The longest read the modelled adapter allows in one transaction:
@@ -129,6 +132,7 @@ public final class ChipModel: RegisterBus {
     public init(profile: ChipProfile = .lis302dl, motion: any MotionSource = MotionScript.rest(), time: TimeSource,
                 imperfections: Imperfections = Imperfections(), location: String? = nil) {
         self.profile = profile
+        wakeUpRegisters = Set(profile.wakeUp.map { [$0.source] + [$0.filterReset].compactMap { $0 } } ?? [])
         self.motion = motion
         self.time = time
         self.imperfections = imperfections

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// Runs an example from Examples/ against a daemon for a few seconds.
-func runExample(_ name: String, seconds: Double, on daemon: DaemonProcess) throws -> String {
+func runExample(_ name: String, seconds: Double, on daemon: SocketDaemon) throws -> String {
     let result = try run("/usr/bin/env", ["ACCELD_SOCKET=\(daemon.socketPath)", buildDirectory + "/\(name)", String(seconds)])
     #expect(result.status == 0, "\(name) exited \(result.status): \(result.stderr)")
     return result.stdout
@@ -22,8 +22,7 @@ func runUntilStopped(_ name: String, seconds: Double, socket: String) throws -> 
     return result.stdout
 }
 
-// No time limit: it would count the wait for the daemons' turn.
-@Suite("The Swift examples, each against acceld --simulate", .serialized, .daemons)
+@Suite("The Swift examples, each against acceld --simulate", .serialized, .ownThread)
 struct ExamplesTests {
     @Test("FirstTenLines is docs/CLIENTS.md's first ten lines, verbatim, and prints samples at 10 Hz")
     func firstTenLines() throws {
@@ -33,8 +32,8 @@ struct ExamplesTests {
         let program = source.split(separator: "\n", omittingEmptySubsequences: false).drop { $0.hasPrefix("//") }.joined(separator: "\n")
         #expect(program == snippet, "docs/CLIENTS.md and Examples/FirstTenLines/main.swift differ")
         #expect(snippet.split(separator: "\n").count <= 10)
-        let daemon = try DaemonProcess(["--simulate", "rest"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "rest")
+        defer { daemon.stop() }
         let lines = try runUntilStopped("FirstTenLines", seconds: 3, socket: daemon.socketPath).split(separator: "\n")
         #expect(lines.count >= 10, "about 10 a second: \(lines)")
         let z = lines.last.flatMap { $0.split(separator: " ").dropFirst(5).first }.flatMap { Double($0) }
@@ -55,8 +54,8 @@ struct ExamplesTests {
         let script = MotionScript(name: "level then tilted", segments: [
             .hold(Vector3(0, 0, 1), seconds: 2), .hold(Vector3(0.342, 0, 0.940), seconds: 20),
         ], loops: false)
-        let daemon = try DaemonProcess(["--simulate", try writeTrace(script, comment: "bubble level", to: scratchDirectory() + "/level.csv")])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: try writeTrace(script, comment: "bubble level", to: scratchDirectory() + "/level.csv"))
+        defer { daemon.stop() }
         let lines = try runExample("BubbleLevel", seconds: 3.5, on: daemon).split(separator: "\n")
         #expect(lines.count >= 10, "about 10 a second")
         #expect(lines.prefix(5).contains { $0.hasPrefix("[----------o----------]") && $0.hasSuffix("level") }, "\(lines)")
@@ -71,8 +70,8 @@ struct ExamplesTests {
     @Test("BubbleLevel on a part with a gyroscope shows the heading and the turn: 90°/s in the tour's first turn")
     func bubbleLevelGyroscope() throws {
         // No --rate: the LSM6DSO's own 104 Hz, as the README runs it.
-        let daemon = try DaemonProcess(["--simulate", "tour", "--part", "LSM6DSO"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "tour", part: "LSM6DSO")
+        defer { daemon.stop() }
         let lines = try runExample("BubbleLevel", seconds: 3.5, on: daemon).split(separator: "\n")
         // The simulated gyroscope's offset reads as about 1°/s until the fusion has learnt it.
         #expect(lines.first.map { $0.contains(" yaw ") && $0.contains(" turning ") } == true, "\(lines)")
@@ -120,8 +119,8 @@ struct ExamplesTests {
 
     @Test("ShakeToRing rings once per shake, never twice within its minimum interval")
     func shakeToRing() throws {
-        let daemon = try DaemonProcess(["--simulate", "shake"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "shake")
+        defer { daemon.stop() }
         let rings = try runExample("ShakeToRing", seconds: 6, on: daemon).split(separator: "\n").filter { $0.contains("ring!") }
         #expect(rings.count >= 1, "the shake motion shakes")
         let times = rings.compactMap { line in line.split(separator: "=").last.flatMap { Double($0.dropLast(3)) } }
@@ -134,8 +133,8 @@ struct ExamplesTests {
             .hold(Vector3(0, 0, 1), seconds: 1.5), .hold(Vector3(0, 0.5, 0.866), seconds: 1.5),
             .hold(Vector3(0, -0.5, 0.866), seconds: 20),
         ], loops: false)
-        let daemon = try DaemonProcess(["--simulate", try writeTrace(script, comment: "tilt to scroll", to: scratchDirectory() + "/tilt.csv")])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: try writeTrace(script, comment: "tilt to scroll", to: scratchDirectory() + "/tilt.csv"))
+        defer { daemon.stop() }
         let lines = try runExample("TiltToScroll", seconds: 4, on: daemon).split(separator: "\n")
         let shown = lines.compactMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
         #expect(shown.first == 1, "it starts at the top: \(lines)")
@@ -146,8 +145,8 @@ struct ExamplesTests {
 
     @Test("DataLogger writes the trace format, and acceld replay reads it back")
     func dataLogger() throws {
-        let daemon = try DaemonProcess(["--simulate", "demo"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "demo")
+        defer { daemon.stop() }
         let csv = try runExample("DataLogger", seconds: 2, on: daemon)
         let rows = csv.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(rows.first == "t,x,y,z" && rows.count >= 150, "about 100 rows a second: \(rows.count)")
@@ -159,8 +158,8 @@ struct ExamplesTests {
 
     @Test("AutoRotation names a rotation for each upright face of the tour and keeps it for face up or down")
     func autoRotation() throws {
-        let daemon = try DaemonProcess(["--simulate", "tour"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "tour")
+        defer { daemon.stop() }
         let output = try runExample("AutoRotation", seconds: 8, on: daemon)
         #expect(output.contains("landscapeLeft: rotate the display to 90°"), "\(output)")
         #expect(output.contains("portrait: rotate the display to 0°"), "\(output)")

@@ -71,14 +71,12 @@ struct GyroUpdatesTests {
     }
 }
 
-// No time limit: it would count the wait for the daemons' turn (over a
-// minute when the whole suite runs on two cores); its own waits are bounded.
-@Suite("AccelClient's gyroscope on the chip model", .daemons)
+@Suite("AccelClient's gyroscope on the chip model", .ownThread)
 struct GyroUpdatesDaemonTests {
     @Test("an LSM6DSO on the tour: gyroscope updates see its 90°/s turn")
     func tour() throws {
-        let daemon = try DaemonProcess(["--simulate", "tour", "--part", "LSM6DSO"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "tour", part: "LSM6DSO")
+        defer { daemon.stop() }
         let manager = MotionManager(socketPath: daemon.socketPath)
         #expect(manager.isGyroAvailable)
         let speeds = Collected<Double>()

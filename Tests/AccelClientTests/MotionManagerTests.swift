@@ -22,13 +22,12 @@ final class Collected<T: Sendable>: Sendable {
     }
 }
 
-// No time limit: it would count the wait for the daemons' turn.
-@Suite("AccelClient against the daemon on the chip model", .serialized, .daemons)
+@Suite("AccelClient against the daemon on the chip model", .serialized, .ownThread)
 struct MotionManagerTests {
     @Test("push and pull: accelerometer data in order at the interval asked for, the latest always readable, stop stops")
     func pushAndPull() throws {
-        let daemon = try DaemonProcess(["--simulate", "rest", "--rate", "100"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "rest", rate: 100)
+        defer { daemon.stop() }
         let manager = MotionManager(socketPath: daemon.socketPath)
         #expect(manager.isAccelerometerAvailable)
         #expect(!manager.isAccelerometerActive)
@@ -61,8 +60,8 @@ struct MotionManagerTests {
 
     @Test("device motion as an async sequence: gravity at rest, and attitude relative to a reference once one is set")
     func deviceMotionSequence() async throws {
-        let daemon = try DaemonProcess(["--simulate", "rest"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "rest")
+        defer { daemon.stop() }
         let manager = MotionManager(socketPath: daemon.socketPath)
         manager.deviceMotionUpdateInterval = 0.05
         manager.startDeviceMotionUpdates()
@@ -85,8 +84,8 @@ struct MotionManagerTests {
 
     @Test("events arrive as an async sequence: the tour's orientations in order")
     func orientationEvents() async throws {
-        let daemon = try DaemonProcess(["--simulate", "tour"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "tour")
+        defer { daemon.stop() }
         let manager = MotionManager(socketPath: daemon.socketPath)
         var faces: [DeviceOrientation] = []
         for await event in manager.events([.orientation]) {
@@ -100,8 +99,8 @@ struct MotionManagerTests {
 
     @Test("a bus outage: the gap in the sequence is reported as lost samples, exactly as many as are missing")
     func lostSamples() throws {
-        let daemon = try DaemonProcess(["--simulate", "rest", "--fault", "gone@0.8+0.5"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "rest", faults: ["gone@0.8+0.5"])
+        defer { daemon.stop() }
         let manager = MotionManager(socketPath: daemon.socketPath)
         manager.accelerometerUpdateInterval = 0
         let received = Collected<AccelerometerData>()
@@ -118,9 +117,9 @@ struct MotionManagerTests {
 
     @Test("the daemon restarts: disconnection and reconnection are reported, and data resumes")
     func reconnects() throws {
-        // In a folder of its own: each DaemonProcess removes its own folder when done.
+        // In a folder of its own: each daemon removes its own folder when done.
         let socket = scratchDirectory() + "/acceld.sock"
-        var daemon = try DaemonProcess(["--simulate", "rest"], socketPath: socket)
+        var daemon = try SocketDaemon(simulate: "rest", socketPath: socket)
         let manager = MotionManager(socketPath: socket)
         let received = Collected<AccelerometerData>()
         let notices = Collected<ConnectionNotice>()
@@ -132,14 +131,14 @@ struct MotionManagerTests {
             if let error { errors.add("\(error)") }
         }
         _ = received.wait { $0.count >= 5 }
-        _ = daemon.stop()
+        daemon.stop()
         _ = notices.wait { $0.contains { if case .disconnected = $0 { true } else { false } } }
         let before = received.all.count
         usleep(500_000)
-        daemon = try DaemonProcess(["--simulate", "rest"], socketPath: socket)
-        defer { _ = daemon.stop() }
+        daemon = try SocketDaemon(simulate: "rest", socketPath: socket)
+        defer { daemon.stop() }
         let after = received.wait { $0.count >= before + 5 }
-        #expect(after.count >= before + 5, "data resumed after the restart; notices \(notices.all); \(daemon.stderr)")
+        #expect(after.count >= before + 5, "data resumed after the restart; notices \(notices.all)")
         let reconnected = notices.all.compactMap { if case .reconnected(let away) = $0 { away } else { nil } }
         #expect(reconnected.count == 1 && reconnected[0] >= 0.4, "reconnected after \(reconnected)")
         #expect(errors.all.count == 1, "the handler heard of the outage once: \(errors.all)")
@@ -159,8 +158,8 @@ struct MotionManagerTests {
         _ = errors.wait(seconds: 5) { !$0.isEmpty }
         usleep(1_000_000)  // the back-off tries several times meanwhile
         #expect(errors.all == [.noDaemon(socket)], "one error for the outage: \(errors.all)")
-        let daemon = try DaemonProcess(["--simulate", "rest"], socketPath: socket)
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "rest", socketPath: socket)
+        defer { daemon.stop() }
         let data = received.wait { $0.count >= 5 }
         #expect(data.count >= 5, "samples once acceld is there")
         #expect(errors.all.count == 1)
@@ -226,8 +225,8 @@ struct MotionManagerTests {
 
     @Test("events by callback: a double tap knocked on the chip reaches the handler as one tap")
     func tapCallback() throws {
-        let daemon = try DaemonProcess(["--simulate", try writeDoubleTapTrace(in: scratchDirectory())])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: try writeDoubleTapTrace(in: scratchDirectory()))
+        defer { daemon.stop() }
         let manager = MotionManager(socketPath: daemon.socketPath)
         // Every frame too, so that samples the daemon lost show.
         manager.accelerometerUpdateInterval = 0
@@ -266,8 +265,8 @@ struct MotionManagerTests {
 
     @Test("request and reply in types: status and device from a connection, an error reply thrown with its code")
     func requests() throws {
-        let daemon = try DaemonProcess(["--simulate", "rest"])
-        defer { _ = daemon.stop() }
+        let daemon = try SocketDaemon(simulate: "rest")
+        defer { daemon.stop() }
         let connection = try DaemonConnection(path: daemon.socketPath)
         #expect(connection.hello.protocolVersion == protocolVersion && connection.device.chip == "LIS302DL")
         guard case .status(let status) = try connection.request(.status) else { Issue.record("no status"); return }

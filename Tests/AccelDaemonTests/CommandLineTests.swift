@@ -90,6 +90,20 @@ struct CommandLineMistakeTests {
         #expect(result.status == 78, "\(result.stderr)")
         #expect(result.stderr.contains("wake.conf:2: [power] wake-on-motion needs the chip's INT pin on a GPIO line"), "\(result.stderr)")
     }
+
+    @Test("the INT line's mistakes, each with its own message and code", arguments: [
+        (["--simulate", "--interrupt", "gpiochip0:3"], 64, "with --simulate the INT pin is the chip model's: give --interrupt model"),
+        (["--interrupt", "model"], 64, "--interrupt model is the chip model's pin: it goes with --simulate"),
+        (["--interrupt", "gpio chip"], 64, "give the GPIO line as CHIP:LINE"),
+        (["--simulate", "--interrupt", "model", "--part", "LIS3DH", "--interrupt-pin", "int2"], 64, "the LIS3DH cannot put data-ready on its INT2 pin"),
+        (["--simulate", "--interrupt", "model", "--interrupt-pin", "int3"], 64, "--interrupt-pin int3 is not a pin of the chip"),
+        (["--bus", "250", "--interrupt", "gpiochip0:3"], 69, "no I2C bus at /dev/i2c-250"),
+    ] as [([String], Int32, String)])
+    func interruptLineMistakes(arguments: [String], status: Int32, message: String) throws {
+        let result = try acceld(arguments + ["--socket", scratchDirectory() + "/x.sock"])
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
 }
 
 @Suite("rate = auto through acceld", .daemons)

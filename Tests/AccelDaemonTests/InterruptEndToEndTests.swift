@@ -6,11 +6,11 @@ import TestSupport
 /// acceld paced by the chip model's INT pin (`--interrupt model`), as a
 /// client sees it: every sample numbered by its instant on the chip's own
 /// clock, whatever the host's load did to the reads.
-@Suite("Interrupt-paced acceld, end to end", .serialized, .daemons)
+@Suite("Interrupt-paced acceld, end to end", .serialized, .ownThread)
 struct InterruptEndToEndTests {
     @Test("data ready on INT1 at 400 Hz: sequence numbers and stamps agree with the chip's clock; one read per sample")
     func stampsOnTheChipsGrid() throws {
-        let daemon = try DaemonProcess(["--simulate", "rest", "--interrupt", "model", "--rate", "400"])
+        let daemon = try SocketDaemon(simulate: "rest", rate: 400, interrupt: "model")
         let client = try LineClient(path: daemon.socketPath)
         _ = client.readMessage()
         // The edge clock fits its grid through the first edges (the period
@@ -45,20 +45,6 @@ struct InterruptEndToEndTests {
         let status = try #require(client.request(#"{"class":"status"}"#)?["counters"] as? [String: Int])
         #expect(status["published"]! <= status["wakes"]!, "no read holds two samples from the output registers")
         #expect(status["impossibleReady"] == 0 && status["reacquisitions"] == 0, "no phase lock at work")
-        #expect(daemon.stop() == 0)
-    }
-
-    @Test("the line's mistakes, each with its own message and code", arguments: [
-        (["--simulate", "--interrupt", "gpiochip0:3"], 64, "with --simulate the INT pin is the chip model's: give --interrupt model"),
-        (["--interrupt", "model"], 64, "--interrupt model is the chip model's pin: it goes with --simulate"),
-        (["--interrupt", "gpio chip"], 64, "give the GPIO line as CHIP:LINE"),
-        (["--simulate", "--interrupt", "model", "--part", "LIS3DH", "--interrupt-pin", "int2"], 64, "the LIS3DH cannot put data-ready on its INT2 pin"),
-        (["--simulate", "--interrupt", "model", "--interrupt-pin", "int3"], 64, "--interrupt-pin int3 is not a pin of the chip"),
-        (["--bus", "250", "--interrupt", "gpiochip0:3"], 69, "no I2C bus at /dev/i2c-250"),
-    ] as [([String], Int32, String)])
-    func mistakes(arguments: [String], status: Int32, message: String) throws {
-        let result = try acceld(arguments + ["--socket", scratchDirectory() + "/x.sock"])
-        #expect(result.status == status, "\(result.stderr)")
-        #expect(result.stderr.contains(message), "\(result.stderr)")
+        daemon.stop()
     }
 }

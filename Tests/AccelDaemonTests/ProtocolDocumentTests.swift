@@ -7,7 +7,7 @@ import TestSupport
 /// every reply must have the documented class and fields, and the fields
 /// that do not depend on timing must have the documented values; every
 /// line it writes matches docs/protocol.schema.json.
-@Suite("The protocol document", .daemons)
+@Suite("The protocol document", .ownThread)
 struct ProtocolDocumentTests {
     static let stableKeys: Set<String> = ["class", "protocol", "version", "chip", "range", "rate", "state", "streams",
                                           "fields", "orientation", "previous", "code", "message", "request", "event"]
@@ -48,7 +48,7 @@ struct ProtocolDocumentTests {
         }
         try rows.write(toFile: trace, atomically: true, encoding: .utf8)
         let schema = try ProtocolSchema()
-        let daemon = try DaemonProcess(["--simulate", trace])
+        let daemon = try SocketDaemon(simulate: trace)
         let client = try LineClient(path: daemon.socketPath)
         for step in steps {
             if step.fromClient {

@@ -12,7 +12,7 @@ import Glibc
 
 func accelctl(_ arguments: [String]) throws -> ProcessResult { try run(accelctlBinary, arguments) }
 
-@Suite("accelctl on the chip model", .daemons)
+@Suite("accelctl on the chip model", .ownThread)
 struct AccelctlDirectTests {
     @Test("probe finds the simulated chip at 0x1c and says what to do next")
     func probeFinds() throws {
@@ -214,11 +214,11 @@ struct AccelctlDirectTests {
     }
 }
 
-@Suite("accelctl through acceld", .serialized, .daemons)
+@Suite("accelctl through acceld", .serialized, .ownThread)
 struct AccelctlDaemonTests {
     @Test("events --json --count prints exactly that many JSON lines; readable lines without --json")
     func events() throws {
-        let daemon = try DaemonProcess(["--simulate", "drop"])
+        let daemon = try SocketDaemon(simulate: "drop")
         let json = try accelctl(["events", "--socket", daemon.socketPath, "--json", "--streams", "frames", "--rate", "50", "--count", "20"])
         #expect(json.status == 0)
         let lines = json.stdout.split(separator: "\n")
@@ -266,7 +266,7 @@ struct AccelctlDaemonTests {
 
     @Test("status speaks plain words; configure and zero reach the daemon")
     func statusConfigureZero() throws {
-        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let daemon = try SocketDaemon(simulate: "rest")
         let status = try accelctl(["status", "--socket", daemon.socketPath])
         #expect(status.status == 0)
         #expect(status.stdout.contains("device: LIS302DL at chip model (rest), ±2 g, 100 Hz, ok"))
@@ -279,10 +279,15 @@ struct AccelctlDaemonTests {
         try waitForSteadyAttitude(daemon.socketPath)
         let zero = try accelctl(["zero", "--socket", daemon.socketPath, "--seconds", "1.5"])
         #expect(zero.stdout.contains("reference: pitch"))
-        // "pitch -0.04°  roll 0.02°": relative to itself the board is level, but for the model's noise.
+        // "pitch -0.04°  roll 0.02°": relative to itself the board is level,
+        // but for the model's noise. The reference is one filtered sample and
+        // so is each line: their difference spreads about 0.3° (it once reached
+        // 0.58°), within the part's step of 18 mg, about 1°, which no filter
+        // of its samples can resolve.
         let angles = zero.stdout.split(separator: "\n").filter { $0.hasPrefix("pitch ") }
             .map { $0.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "°"))) } }
-        #expect(!angles.isEmpty && angles.allSatisfy { $0.count == 2 && $0.allSatisfy { abs($0) < 0.5 } },
+        let step = asin(0.018) * 180 / .pi
+        #expect(!angles.isEmpty && angles.allSatisfy { $0.count == 2 && $0.allSatisfy { abs($0) < step } },
                 "relative to itself the board is level: \(zero.stdout)")
         let configure = try accelctl(["configure", "--socket", daemon.socketPath, "--range", "8", "--rate", "400"])
         #expect(configure.stdout.contains("±8 g, 400 Hz"), "\(configure.stderr)")
@@ -295,7 +300,7 @@ struct AccelctlDaemonTests {
 
     @Test("record from the daemon, then replay the file: the shake recorded is found again")
     func recordReplay() throws {
-        let daemon = try DaemonProcess(["--simulate", "shake"])
+        let daemon = try SocketDaemon(simulate: "shake")
         let file = scratchDirectory() + "/shake.csv"
         let record = try accelctl(["record", "--socket", daemon.socketPath, "--seconds", "4", file])
         #expect(record.status == 0, "\(record.stderr)")
@@ -312,7 +317,7 @@ struct AccelctlDaemonTests {
 
     @Test("direct commands refuse while acceld owns the chip, and say how to stop it (exit 75)")
     func refusesWhileDaemonRuns() throws {
-        let daemon = try DaemonProcess(["--simulate", "rest"])
+        let daemon = try SocketDaemon(simulate: "rest")
         let result = try accelctl(["dump", "--socket", daemon.socketPath])
         #expect(result.status == 75)
         #expect(result.stderr.contains("acceld is running and owns the chip"))
@@ -328,7 +333,7 @@ struct AccelctlDaemonTests {
     }
 }
 
-@Suite("accelctl watch in a terminal", .daemons, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+@Suite("accelctl watch in a terminal", .ownThread, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
 struct AccelctlWatchTests {
     func tmux(_ arguments: [String]) throws -> ProcessResult { try run("/usr/bin/tmux", arguments) }
     func tmuxStatus(_ arguments: [String]) throws -> Int32 { try runDetached("/usr/bin/tmux", arguments) }
@@ -346,12 +351,12 @@ struct AccelctlWatchTests {
     @Test("watch draws the axes, bars and orientation on an 80x24 terminal and quits on q", arguments: ["direct", "daemon"])
     func watch(mode: String) throws {
         let session = "accelctl-\(mode)-\(getpid())"
-        var daemon: DaemonProcess?
+        var daemon: SocketDaemon?
         let command: String
         if mode == "direct" {
             command = "\(accelctlBinary) watch --direct --simulate rest"
         } else {
-            daemon = try DaemonProcess(["--simulate", "rest"])
+            daemon = try SocketDaemon(simulate: "rest")
             command = "\(accelctlBinary) watch --socket \(daemon!.socketPath)"
         }
         #expect(try runDetached("/usr/bin/tmux", ["new-session", "-d", "-s", session, "-x", "80", "-y", "24", command]) == 0)

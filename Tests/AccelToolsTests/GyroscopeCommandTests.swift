@@ -8,7 +8,7 @@ import TestSupport
 
 /// accelctl's direct commands on a six-axis part's chip model: the
 /// gyroscope's self-test, its offset at rest, and its calibration.
-@Suite("accelctl on a six-axis chip model", .daemons)
+@Suite("accelctl on a six-axis chip model", .ownThread)
 struct GyroscopeCommandTests {
     @Test("selftest on an LSM6DSO runs the gyroscope's too: a good one passes (exit 0), one out of its limits fails (exit 1) naming the axis")
     func selftest() throws {

@@ -7,7 +7,7 @@ import TestSupport
 
 /// accelctl record on a part with a gyroscope: the trace carries
 /// wx,wy,wz (rad/s, docs/TRACE-FORMAT.md), read back by `Trace`.
-@Suite("accelctl record with a gyroscope", .daemons)
+@Suite("accelctl record with a gyroscope", .ownThread)
 struct RecordRotationTests {
     /// The tour turns 90° in a second (π/2 rad/s) after each 2 s hold:
     /// a trace of 4 s holds a turn and a still moment.
@@ -33,7 +33,7 @@ struct RecordRotationTests {
 
     @Test("record from acceld on a simulated LSM6DSO writes the frames' rates, offset removed")
     func throughDaemon() throws {
-        let daemon = try DaemonProcess(["--simulate", "tour", "--part", "LSM6DSO"])
+        let daemon = try SocketDaemon(simulate: "tour", part: "LSM6DSO")
         let file = daemon.directory + "/lsm6dso.csv"
         let record = try accelctl(["record", "--socket", daemon.socketPath, "--seconds", "4", file])
         #expect(record.status == 0, "\(record.stderr)")

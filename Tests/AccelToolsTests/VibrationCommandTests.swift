@@ -12,13 +12,13 @@ import Glibc
 /// machine: a motor at 29.95 Hz that starts 2 s into the model's time
 /// (VibrationMotion.machine()). Counts are of windows, never of seconds:
 /// --seconds is only a generous deadline for a starved host.
-@Suite("accelctl vibration through acceld", .serialized, .daemons)
+@Suite("accelctl vibration through acceld", .serialized, .ownThread)
 struct VibrationCommandTests {
-    static let machine = ["--simulate", "machine", "--part", "LSM6DSO", "--rate", "1660", "--range", "16"]
+    static func machine() throws -> SocketDaemon { try SocketDaemon(simulate: "machine", part: "LSM6DSO", rate: 1660, range: 16) }
 
     @Test("piped, a line per window; once the machine runs, the dominant line is the motor's 29.95 Hz")
     func linesPerWindow() throws {
-        let daemon = try DaemonProcess(Self.machine)
+        let daemon = try Self.machine()
         defer { daemon.stop() }
         // 16 windows of 1 s every 0.5 s: the model's first 8.5 s or so,
         // the motor running (and confirmed for three windows) from about 4 s.
@@ -39,7 +39,7 @@ struct VibrationCommandTests {
 
     @Test("--json passes acceld's messages through, with the spectrum's bins asked for")
     func json() throws {
-        let daemon = try DaemonProcess(Self.machine)
+        let daemon = try Self.machine()
         defer { daemon.stop() }
         let result = try accelctl(["vibration", "--socket", daemon.socketPath, "--json", "--bins", "64", "--count", "2", "--seconds", "120"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -53,7 +53,7 @@ struct VibrationCommandTests {
 
     @Test("a window the daemon refuses: acceld's words, exit 65, nothing printed")
     func refusedWindow() throws {
-        let daemon = try DaemonProcess(Self.machine)
+        let daemon = try Self.machine()
         defer { daemon.stop() }
         let result = try accelctl(["vibration", "--socket", daemon.socketPath, "--window", "0.1", "--count", "1", "--seconds", "60"])
         #expect(result.status == 65)

@@ -16,7 +16,9 @@ public struct OneDaemonAtATime: SuiteTrait, TestTrait, TestScoping {
         guard testCase != nil else { return try await function() }
         await DaemonTurn.shared.acquire()
         do {
-            try await function()
+            // Off the test pool meanwhile, as `.ownThread`: the turn is one
+            // test's, not one of the pool's threads.
+            try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
         } catch {
             await DaemonTurn.shared.release()
             throw error
