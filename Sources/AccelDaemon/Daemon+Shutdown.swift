@@ -23,5 +23,9 @@ extension Daemon {
             for timer in timers { timer.cancel() }
         }
         if let path = ownedSocketPath { unlink(path) }
+        // The sampler's output holds the hub, which holds the sampler: both
+        // go once nothing runs (a test's daemon in process; a process exits).
+        let sampler = self.sampler!
+        sampler.queue.sync { sampler.output = { _ in } }
     }
 }
