@@ -164,7 +164,14 @@ let package = Package(
         // Test helper: rewrites a calibration file until killed (crash-safety test).
         .executableTarget(name: "calibration-writer", dependencies: ["AccelCore", "AccelDriver", "AccelConfiguration"], path: "Tests/Helpers/calibration-writer"),
         // Runs the built binaries and talks to them: shared by the end-to-end tests.
-        .target(name: "TestSupport", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelDaemon"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "AccelCore", "AccelParts", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "AccelDaemonTests",
             dependencies: [

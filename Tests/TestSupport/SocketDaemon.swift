@@ -21,6 +21,7 @@ public final class SocketDaemon {
     /// [--interrupt model] [--fault F]...`.
     public init(simulate motion: String, part: String = ChipProfile.lis302dl.name, rate: Int? = nil, range: Int? = nil,
                 interrupt: String? = nil, faults: [String] = [], socketPath: String? = nil) throws {
+        QuietDaemonLogs.install()
         directory = scratchDirectory()
         self.socketPath = socketPath ?? directory + "/acceld.sock"
         var configuration = Configuration()

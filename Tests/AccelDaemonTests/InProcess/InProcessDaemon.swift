@@ -8,6 +8,7 @@ import AccelMotion
 import AccelParts
 import AccelProtocol
 import Foundation
+import TestSupport
 
 /// acceld's control side in the test's process, on a clock the test moves:
 /// the hub as the daemon wires it (requests, privileges, subscriptions,
@@ -40,6 +41,7 @@ final class InProcessDaemon {
          socket: SocketSettings = SocketSettings(), vibration: VibrationSettings = VibrationSettings(),
          calibrationFile: String = "/nonexistent/calibration.json", interrupt: Bool = false,
          wakeOnMotion: WakeOnMotion? = nil) throws {
+        QuietDaemonLogs.install()
         let time = self.time
         let model = ChipModel(profile: part, motion: motion, time: time, imperfections: Daemon.simulatedImperfections,
                               location: "chip model")
