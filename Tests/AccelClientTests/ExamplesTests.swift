@@ -101,7 +101,11 @@ struct ExamplesTests {
         defer { fake.stop() }
         // nobody runs a copy in a folder it may enter.
         let binary = (fake.path as NSString).deletingLastPathComponent + "/BubbleLevel"
-        try FileManager.default.copyItem(atPath: buildDirectory + "/BubbleLevel", toPath: binary)
+        // Copied by cp, not by this process: a descriptor open for writing
+        // here, inherited by a child another test spawns meanwhile, would
+        // make the exec below fail with ETXTBSY (it once did).
+        let copied = try run("/bin/cp", [buildDirectory + "/BubbleLevel", binary])
+        #expect(copied.status == 0, "\(copied.stderr)")
         func asNobody() throws -> ProcessResult {
             try run("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
                                          "/usr/bin/env", "ACCELD_SOCKET=\(fake.path)", binary, "3"])
