@@ -6,7 +6,7 @@ import AccelParts
 // the six-axis FIFOs' registers (the LSM6DSO's FIFO_STATUS1/2 and
 // FIFO_DATA_OUT_TAG..Z_H, the LSM6DSL's FIFO_STATUS1-4 and
 // FIFO_DATA_OUT_L/H). The output-register FIFO's reads are in
-// ChipModel.swift, beside the output registers they share.
+// ChipModel+Registers.swift, beside the output registers they share.
 extension ChipModel {
     /// Queues sample `index`, made at `instant`: its six output bytes; or
     /// its gyroscope's word and then its accelerometer's, each tagged with
