@@ -53,11 +53,12 @@ extension Configuration {
     }
 
     /// Why a `[vibration]` value cannot be read, and what to write.
-    struct VibrationValueError: Error, CustomStringConvertible {
-        let description: String
+    public struct VibrationValueError: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static func shaft(parsing text: String) throws(VibrationValueError) -> ShaftSpeed? {
+    /// `[vibration] shaft`'s value (accelctl's --shaft reads the same).
+    public static func shaft(parsing text: String) throws(VibrationValueError) -> ShaftSpeed? {
         if text == "none" { return nil }
         if text.hasPrefix("auto") {
             let range = text.dropFirst(4).trimmingWhitespace()
@@ -69,7 +70,8 @@ extension Configuration {
         return .fixed(hertz)
     }
 
-    static func bearing(parsing text: String) throws(VibrationValueError) -> BearingFactors? {
+    /// `[vibration] bearing`'s value (accelctl's --bearing reads the same).
+    public static func bearing(parsing text: String) throws(VibrationValueError) -> BearingFactors? {
         if text == "none" { return nil }
         let words = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
         let numbers = words.dropFirst().compactMap { Double($0) }.filter { $0.isFinite && $0 >= 0 }
@@ -78,7 +80,7 @@ extension Configuration {
             return BearingFactors(bpfo: numbers[0], bpfi: numbers[1], bsf: numbers[2], ftf: numbers[3])
         case "geometry" where (3...4).contains(words.count - 1) && numbers.count == words.count - 1:
             guard let elements = Int(words[1]), elements >= 3, numbers[1] > 0, numbers[1] < numbers[2], numbers.count == 3 || numbers[3] < 90 else {
-                throw VibrationValueError(description: "bearing geometry '\(text)': ELEMENTS is a whole number of at least 3, the roller's diameter is smaller than the pitch circle's, and the contact angle is below 90 degrees")
+                throw VibrationValueError(description: "'\(text)' is not a bearing's geometry: ELEMENTS is a whole number of at least 3, the roller's diameter is smaller than the pitch circle's, and the contact angle is below 90 degrees")
             }
             return BearingFactors(elements: elements, rollerDiameter: numbers[1], pitchDiameter: numbers[2], contactAngle: words.count == 5 ? numbers[3] : 0)
         default:
@@ -86,7 +88,8 @@ extension Configuration {
         }
     }
 
-    static func band(parsing text: String, what: String = "a band") throws(VibrationValueError) -> ClosedRange<Double> {
+    /// A band, LOW-HIGH in Hz (accelctl's --band reads the same).
+    public static func band(parsing text: String, what: String = "a band") throws(VibrationValueError) -> ClosedRange<Double> {
         let ends = text.split(separator: "-", omittingEmptySubsequences: false).map { Double($0.trimmingWhitespace()) }
         guard ends.count == 2, let low = ends[0], let high = ends[1], low > 0, low < high, high.isFinite else {
             throw VibrationValueError(description: "'\(text)' is not \(what): write LOW-HIGH in Hz, low above 0 and below high, such as 500-3000")

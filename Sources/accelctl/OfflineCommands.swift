@@ -54,9 +54,11 @@ struct PlotCommand: ParsableCommand {
             the pipeline first (as replay does). Events come from the pipeline too.
             --show spectrum and envelope draw the vibration's spectrum, or its
             envelope's, averaged over windows (docs/VIBRATION.md), the strongest
-            lines labelled and --shaft's and --bearing's frequencies marked.
+            lines labelled and --shaft's and --bearing's frequencies marked. They
+            take the values [vibration] shaft and bearing take in acceld.conf.
             Example: accelctl plot fall.csv -o fall.svg --show user
             Example: accelctl plot pump.csv -o pump.svg --show envelope --shaft 29.95 --bearing 9,7.94,39.04
+            Example: accelctl plot pump.csv -o pump.svg --show spectrum --shaft "auto 20-40" --bearing "factors 3.585 5.415 2.357 0.398"
             """
     )
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelConfiguration
 import AccelVibration
 import ArgumentParser
 
@@ -14,39 +15,28 @@ struct VibrationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The envelope's band-pass, Hz (default: 7.5 % to 45 % of the rate).", valueName: "low-high"))
     var band: String?
 
-    @Option(help: ArgumentHelp("The shaft's frequency in Hz, or auto to take the strongest line between 5 and 200 Hz.", valueName: "hz|auto"))
+    @Option(help: ArgumentHelp("The shaft's frequency in Hz; auto LOW-HIGH: the strongest line in that range; auto alone: between 5 and 200 Hz.", valueName: "hz|auto [low-high]"))
     var shaft: String?
 
-    @Option(help: ArgumentHelp("The bearing's geometry: rolling elements, their diameter, the pitch diameter (one unit), and the contact angle in degrees.", valueName: "n,d,D[,angle]"))
+    @Option(help: ArgumentHelp("The bearing, as [vibration] bearing says it: geometry N d D [angle] (rolling elements, their diameter, the pitch diameter, the contact angle in degrees) or factors BPFO BPFI BSF FTF; n,d,D[,angle] is short for geometry.", valueName: "geometry|factors ..."))
     var bearing: String?
 
-    /// The settings, or a usage error naming the option.
+    /// The settings, or a usage error naming the option. The values are
+    /// spelt as in acceld's [vibration] (one parser), so a figure tried
+    /// here can be pasted into the configuration.
     func settings() throws -> VibrationSettings {
         var settings = VibrationSettings()
         settings.window = window
         settings.overlap = overlap
-        if let band {
-            let edges = band.split(separator: "-").compactMap { Double($0) }
-            guard edges.count == 2, edges[0] < edges[1] else { throw ToolError.usage("--band \(band): give the band as LOW-HIGH in Hz, for example 500-3000") }
-            settings.envelopeBand = edges[0]...edges[1]
-        }
-        if let shaft {
-            if shaft == "auto" {
-                settings.shaft = .estimated(5...200)
-            } else if let hertz = Double(shaft), hertz > 0 {
-                settings.shaft = .fixed(hertz)
-            } else {
-                throw ToolError.usage("--shaft \(shaft): give the shaft's frequency in Hz (29.95 for 1,797 rpm), or auto")
-            }
-        }
-        if let bearing {
-            let values = bearing.split(separator: ",").compactMap { Double($0) }
-            guard (3...4).contains(values.count), values[0] >= 3, values[1] > 0, values[2] > values[1] else {
-                throw ToolError.usage("--bearing \(bearing): give the rolling elements, their diameter and the pitch diameter (and the contact angle), for example 9,7.94,39.04")
-            }
-            settings.bearing = BearingFactors(elements: Int(values[0]), rollerDiameter: values[1], pitchDiameter: values[2],
-                                              contactAngle: values.count == 4 ? values[3] : 0)
-        }
+        if let band { settings.envelopeBand = try parse("--band", band) { try Configuration.band(parsing: $0) } }
+        if let shaft { settings.shaft = shaft == "auto" ? .estimated(5...200) : try parse("--shaft", shaft, Configuration.shaft(parsing:)) }
+        // Digits first: the short form, n,d,D[,angle].
+        if let bearing { settings.bearing = try parse("--bearing", bearing) { try Configuration.bearing(parsing: $0.first?.isNumber == true ? "geometry " + $0 : $0) } }
         return settings
+    }
+
+    /// `read(value)`, its error a usage error that names the option.
+    private func parse<Value>(_ option: String, _ value: String, _ read: (String) throws -> Value) throws -> Value {
+        do { return try read(value) } catch { throw ToolError.usage("\(option) \(value): \(error)") }
     }
 }

@@ -212,6 +212,38 @@ struct AccelctlDirectTests {
         #expect(try String(contentsOfFile: output, encoding: .utf8).contains("user acceleration"))
     }
 
+    @Test("plot's --shaft and --bearing read [vibration]'s spellings (n,d,D short for geometry); a wrong one is a usage error naming it")
+    func plotMachineOptions() throws {
+        // 2 s at 2 kHz: a 107.4 Hz line (the 6205's BPFO at 29.95 Hz) on x.
+        var csv = "t,x,y,z\n"
+        for k in 0..<4_000 {
+            let t = Double(k) / 2_000
+            csv += "\(t),\(0.1 * sin(2 * .pi * 107.4 * t)),0,1\n"
+        }
+        let path = try temporaryFile(csv, name: "machine.csv")
+        let output = scratchDirectory()
+        func plot(_ name: String, _ options: [String]) throws -> (status: Int32, svg: String?, stderr: String) {
+            let result = try accelctl(["plot", path, "-o", "\(output)/\(name).svg", "--show", "spectrum"] + options)
+            return (result.status, try? String(contentsOfFile: "\(output)/\(name).svg", encoding: .utf8), result.stderr)
+        }
+        let short = try plot("short", ["--shaft", "29.95", "--bearing", "9,7.94,39.04"])
+        let long = try plot("long", ["--shaft", "29.95", "--bearing", "geometry 9 7.94 39.04"])
+        #expect(short.status == 0 && long.status == 0, "\(short.stderr)\(long.stderr)")
+        #expect(long.svg?.contains("bpfo") == true, "the bearing's orders marked")
+        #expect(short.svg == long.svg, "one bearing, two spellings, one plot")
+        let factors = try plot("factors", ["--shaft", "auto 20-40", "--bearing", "factors 3.585 5.415 2.357 0.398"])
+        #expect(factors.status == 0, "\(factors.stderr)")
+        let wrong: [([String], String)] = [
+            (["--shaft", "fast"], "--shaft fast: 'fast' is not a shaft frequency: write HZ (29.95), auto LOW-HIGH (auto 10-60) or none"),
+            (["--shaft", "30", "--bearing", "9,40,39"], "--bearing 9,40,39: 'geometry 9,40,39' is not a bearing's geometry: ELEMENTS is a whole number"),
+            (["--band", "3000-500"], "--band 3000-500: '3000-500' is not a band: write LOW-HIGH in Hz"),
+        ]
+        for (options, message) in wrong {
+            let result = try plot("wrong", options)
+            #expect(result.status == 64 && result.stderr.contains(message), "\(options): \(result.stderr)")
+        }
+    }
+
     @Test("a malformed trace is refused with its line, exit 65")
     func badTrace() throws {
         let path = try temporaryFile("t,x,y\n", name: "bad-plot.csv")
