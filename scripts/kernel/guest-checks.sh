@@ -10,6 +10,14 @@ I2CGET=/usr/sbin/i2cget I2CSET=/usr/sbin/i2cset I2CDUMP=/usr/sbin/i2cdump I2CDET
 STUB_BUS=0
 insert_stub() { insmod /lib/modules/i2c-stub.ko "$@"; }
 . /guest-lib.sh
+# How long each part of the run took on the guest's clock: the stage's
+# time is mostly this guest's (docs/TESTING.md, Times).
+section_began=$(cut -d' ' -f1 /proc/uptime)
+took() {
+    local now; now=$(cut -d' ' -f1 /proc/uptime)
+    echo "guest: $1 took $(awk -v a=$section_began -v b=$now 'BEGIN { printf "%.0f", b - a }') s"
+    section_began=$now
+}
 
 insmod /lib/modules/i2c-dev.ko
 insmod /lib/modules/i2c-smbus.ko
@@ -209,27 +217,35 @@ check "FIFO reads through 30-byte SMBus blocks on i2c-stub carry the seeded samp
 kill -TERM $daemon; wait $daemon
 cat /tmp/lis3dh.log | tail -3
 
+took "checks 1 to 10 (i2c-stub, the kernel's drivers as peers)"
+
 # 11. The chip emulator: chips with their own clock, data-ready that
 # clears, overrun, a FIFO (emulator-checks.sh).
 . /emulator-checks.sh
+took emulator-checks.sh
 
 # 12. acceld on the kernel's st_accel, through IIO (iio-checks.sh).
 . /iio-checks.sh
+took iio-checks.sh
 
 # 13. ST's six-axis LSM6DSO: acceld on i2c-dev, the kernel's st_lsm6dsx as
 # a peer, its FIFO into IIO buffers (lsm6dso-checks.sh).
 . /lsm6dso-checks.sh
+took lsm6dso-checks.sh
 
 # 14. The emulator's INT pins as GPIO lines: libgpiod's tools and the GPIO
 # v2 uAPI on data ready, the FIFO's watermark and polarity (gpio-checks.sh).
 . /gpio-checks.sh
+took gpio-checks.sh
 
 # 15. acceld paced by those lines: stamps against the emulator's instants,
 # every sample numbered, the line let go at SIGTERM (interrupt-checks.sh).
 . /interrupt-checks.sh
+took interrupt-checks.sh
 
 # 16. [power] wake-on-motion: asleep on a still board, the chip's wake-up
 # unit on the INT line wakes acceld, its CPU asleep (wake-checks.sh).
 . /wake-checks.sh
+took wake-checks.sh
 
 finish
