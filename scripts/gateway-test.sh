@@ -15,4 +15,5 @@ swift build --product acceld-gateway 2>&1 | grep -vE '^\[[0-9]+/[0-9]+\]' || tru
 [ -x .build/debug/acceld ] && [ -x .build/debug/acceld-gateway ] || { echo "gateway-test: the build failed" >&2; exit 1; }
 cd scripts/gateway
 # Arguments name test classes or methods (test_gateway.Fleet); none: all.
-exec /usr/bin/python3 -m unittest -v "${@:-test_gateway}"
+# The run ends with each test's time, slowest first.
+exec /usr/bin/python3 run_tests.py "$@"

@@ -90,7 +90,9 @@ stage_unit() {
 }
 stage_python() { ACCELD_JUNIT="$PWD/$results/python.xml" ./scripts/python-client-test.sh; }
 stage_sensorproxy() { ./scripts/sensorproxy-test.sh; }
-stage_gateway() { ./scripts/gateway-test.sh; }
+# The fleet's invariant (every event once) over 20 s; its figures are
+# make fleet-bench's, over 60.
+stage_gateway() { FLEET_SECONDS=${FLEET_SECONDS:-20} ./scripts/gateway-test.sh; }
 stage_tsan() { TSAN_XUNIT="$PWD/$results/tsan.xml" ./scripts/tsan-test.sh; }
 stage_fuzz() { ./scripts/fuzz.sh; }
 stage_release() {
