@@ -17,29 +17,32 @@ extension Daemon {
         }
         let path = socket.path
         try prepareSocketPath(path)
-        // Created with its mode (under a umask that leaves only it), so no
-        // client ever finds it listening with another; nothing else creates
-        // files while the server starts.
-        let umaskBefore = umask(~mode_t(socket.mode) & 0o777)
         let fd: Int32
         do {
-            fd = try Listener.listen(path: path)
-            umask(umaskBefore)
+            fd = try Listener.listen(path: path) { try give($0, mode: socket.mode, group: socket.group) }
+        } catch let error as StartError {
+            throw error
         } catch {
-            umask(umaskBefore)
             throw StartError(description: "cannot listen on \(path): \(error); pass --socket PATH or set [socket] path", exitCode: 73)
         }
         ownedSocketPath = path
         serverDescription = path
-        if !socket.group.isEmpty {
-            guard let group = getgrnam(socket.group) else {
-                throw StartError(description: "[socket] group: there is no group '\(socket.group)' on this system", exitCode: 78)
-            }
-            if chown(path, uid_t.max, group.pointee.gr_gid) != 0 {
-                throw StartError(description: "cannot give \(path) to group \(socket.group): \(String(cString: strerror(errno)))", exitCode: 77)
-            }
-        }
         return fd
+    }
+
+    /// Gives the bound socket file its [socket] mode and group, before it
+    /// listens (the umask, which is the whole process's, is left alone).
+    private func give(_ path: String, mode: UInt32, group: String) throws {
+        if chmod(path, mode_t(mode)) != 0 {
+            throw StartError(description: "cannot set \(path)'s mode to \(String(mode, radix: 8)): \(String(cString: strerror(errno)))", exitCode: 77)
+        }
+        guard !group.isEmpty else { return }
+        guard let entry = getgrnam(group) else {
+            throw StartError(description: "[socket] group: there is no group '\(group)' on this system", exitCode: 78)
+        }
+        if chown(path, uid_t.max, entry.pointee.gr_gid) != 0 {
+            throw StartError(description: "cannot give \(path) to group \(group): \(String(cString: strerror(errno)))", exitCode: 77)
+        }
     }
 
     /// Removes a stale socket file (nobody listening), refuses to steal a

@@ -22,16 +22,28 @@ final class Listener: @unchecked Sendable {
     }
 
     /// A new listening socket at `path` (its directory must exist), or the
-    /// error in words.
-    static func listen(path: String, backlog: Int32 = 256) throws -> Int32 {
+    /// error in words. `beforeListening` runs once the file exists and
+    /// before it listens: until then a client's connect is refused, so
+    /// the mode and group it gives the file are the ones any client meets.
+    static func listen(path: String, backlog: Int32 = 256, beforeListening: (String) throws -> Void = { _ in }) throws -> Int32 {
         let longest = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
         guard path.utf8.count <= longest else { throw ListenError("the path is longer than a Unix socket's \(longest) bytes") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ListenError(String(cString: strerror(errno))) }
-        let bound = withSocketAddress(path) { bind(fd, $0, $1) }
-        guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
+        guard withSocketAddress(path, { bind(fd, $0, $1) }) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
+            throw ListenError(reason)
+        }
+        do { try beforeListening(path) } catch {
+            close(fd)
+            unlink(path)
+            throw error
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            unlink(path)
             throw ListenError(reason)
         }
         return fd

@@ -104,9 +104,9 @@ struct ExamplesTests {
         // Copied by cp, not by this process: a descriptor open for writing
         // here, inherited by a child another test spawns meanwhile, would
         // make the exec below fail with ETXTBSY (it once did).
-        // Its mode set, not left to the umask: a SocketDaemon starting in
-        // this process narrows the umask while it creates its socket (it
-        // once left the copy without its x bits).
+        // Its mode set, not left to the umask (acceld once narrowed the
+        // process's umask while it made its socket, and a SocketDaemon
+        // starting meanwhile left the copy without its x bits).
         let copied = try run("/bin/cp", [buildDirectory + "/BubbleLevel", binary])
         #expect(copied.status == 0 && chmod(binary, 0o755) == 0, "\(copied.stderr)")
         func asNobody() throws -> ProcessResult {
