@@ -32,6 +32,11 @@ extension Sampler {
             // The routing's own edge, or those of samples read at the wake-up.
             edges.removeAll { $0.instant < keptReadAt }
         }
+        if let readAt = pacing.readWithoutEdgeAt {
+            // Edges of samples the last step's second read took.
+            edges.removeAll { $0.instant < readAt }
+            pacing.readWithoutEdgeAt = nil
+        }
         let now = time.nanoseconds
         lastStepTime.store(now, ordering: .relaxed)
         // Asleep, the thread still comes by once a second: the watchdog
@@ -63,7 +68,11 @@ extension Sampler {
                 try readFIFOOnEdge(now, edge: edges.last)
                 // Samples that came during the read can keep the FIFO at its
                 // watermark: the pin then never falls, and no edge comes.
-                if (try? pacing.line?.level()) == true { try readFIFOOnEdge(time.nanoseconds, edge: nil) }
+                if (try? pacing.line?.level()) == true {
+                    let readAt = time.nanoseconds
+                    try readFIFOOnEdge(readAt, edge: nil)
+                    pacing.readWithoutEdgeAt = readAt
+                }
             } else {
                 try readOnEdge(now, edge: edge)
             }

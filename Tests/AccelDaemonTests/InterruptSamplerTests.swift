@@ -21,14 +21,15 @@ final class InterruptRig {
 
     init(part: ChipProfile = .lis302dl, rate: Int = 400, rateError: Double = 0.01, pin: ChipProfile.InterruptPin = .int1,
          linePin: ChipProfile.InterruptPin? = nil, fallback: Bool = false, motion: MotionScript = .rest(),
-         wakeOnMotion: WakeOnMotion? = nil) throws {
+         wakeOnMotion: WakeOnMotion? = nil, transfer: UInt64 = 0) throws {
         var imperfections = ChipModel.Imperfections()
         imperfections.rateError = rateError
         let time = self.time
         motionEpoch = time.seconds
         let model = ChipModel(profile: part, motion: motion, time: time, imperfections: imperfections)
         self.model = model
-        sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: part) },
+        let bus: RegisterBus = transfer > 0 ? TimedBus(model, time: time, transfer: transfer) : model
+        sampler = Sampler(connect: { try Accelerometer(bus: bus, time: time, part: part) },
                           configuration: DeviceConfiguration(range: 2, rate: rate, interruptPin: pin),
                           settings: MotionSettings(), time: time)
         sampler.interruptSource = { SimulatedInterruptLine(model: model, pin: linePin ?? pin, time: time) }
@@ -57,12 +58,42 @@ final class InterruptRig {
         }
     }
 
-    /// The model's sample instants, in seconds, as the frames' t.
+    /// The model's sample instants, in seconds, as the frames' t (the grid
+    /// starts where the chip last powered up or changed its rate).
     func isOnTheChipsGrid(_ frame: Frame) -> Bool {
         let instant = UInt64((frame.t * 1e9).rounded())
         let period = model.periodNanoseconds
-        let offset = (instant + period / 2) % period
+        let phase = (model.sampleInstant(after: 0) ?? 0) % period
+        let offset = (instant + period + period / 2 - phase) % period
         return abs(Int64(offset) - Int64(period / 2)) < 2_000  // 2 µs: the frame's t is a Double of seconds
+    }
+}
+
+/// The chip model behind a bus whose every transaction takes `transfer`
+/// ns of the virtual clock, as the wire does: samples are made during a read.
+final class TimedBus: RegisterBus {
+    private let model: ChipModel
+    private let time: VirtualTime
+    private let transfer: UInt64
+
+    init(_ model: ChipModel, time: VirtualTime, transfer: UInt64) {
+        self.model = model
+        self.time = time
+        self.transfer = transfer
+    }
+
+    var location: String { model.location }
+    var maximumReadLength: Int { model.maximumReadLength }
+
+    private func taking<T>(_ body: () throws -> T) rethrows -> T {
+        defer { time.set(nanoseconds: time.nanoseconds + transfer) }
+        return try body()
+    }
+
+    func readRegister(_ subAddress: UInt8) throws -> UInt8 { try taking { try model.readRegister(subAddress) } }
+    func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws { try taking { try model.writeRegister(subAddress, value) } }
+    func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        try taking { try model.readBlock(from: subAddress, into: buffer) }
     }
 }
 
@@ -107,6 +138,21 @@ struct InterruptSamplerTests {
         let perWake = Double(rig.sampler.counters.published) / Double(rig.sampler.counters.wakes)
         #expect(perWake > Double(rig.sampler.driver!.fifoWatermark) - 1, "\(perWake) samples a wake")
         #expect(rig.frames.suffix(3000).allSatisfy(rig.isOnTheChipsGrid))
+    }
+
+    @Test("a FIFO part at a watermark of one, reads 0.8 ms long and wakes up to a period late: the edge of a sample that a second read took (the pin stayed up) is not taken for a later sample's; every stamp is its own sample's instant")
+    func samplesMadeDuringTheRead() throws {
+        let rig = try InterruptRig(part: .lis3dh, rate: 400, transfer: 400_000)
+        var random = SeededRandom(seed: 26)
+        rig.lateness = { UInt64.random(in: 0...2_500_000, using: &random) }
+        try rig.run(seconds: 10)
+        let frames = Array(rig.frames.suffix(3000))
+        let seqs = frames.map(\.seq)
+        #expect(seqs == Array(seqs.first!...seqs.last!))
+        let period = Double(rig.model.periodNanoseconds) / 1e9
+        let misplaced = frames.filter { !rig.isOnTheChipsGrid($0) || abs(($0.t - frames[0].t) / period - Double($0.seq - frames[0].seq)) > 0.01 }
+        #expect(misplaced.count == 0, "\(misplaced.count) of \(frames.count) frames off their own sample's instant, the first: \(misplaced.first.map { "seq \($0.seq) at \($0.t) s" } ?? "")")
+        #expect(rig.sampler.counters.wakes < rig.sampler.counters.published * 95 / 100, "reads that found two samples, as a late wake makes")
     }
 
     @Test("a line that never fires (the chip routes INT1, the line is INT2): acceld stops with its own message")

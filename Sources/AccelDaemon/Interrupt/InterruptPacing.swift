@@ -29,6 +29,11 @@ struct InterruptPacing {
     /// stamped before `keptReadAt` told of the routing or of these.
     var kept: [Reading] = []
     var keptReadAt: UInt64?
+    /// When a FIFO was read again because its pin stayed up (no edge): that
+    /// read took every sample made before it, so an edge stamped earlier,
+    /// which the kernel queued meanwhile, told of one of those, not of the
+    /// next sample the FIFO holds.
+    var readWithoutEdgeAt: UInt64?
 
     init(rate: Int) {
         clock = EdgeClock(rate: rate)
