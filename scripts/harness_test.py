@@ -3,7 +3,8 @@
 """The test command's own tools, tested (scripts/test.sh's harness stage):
 stage names and their errors, the JUnit conversion and the closing table,
 the rule on checks inconclusive twice, the cache's handling of
-entries a killed run left half-made or damaged, and module-graph.py's
+entries a killed run left half-made or damaged, the kernel the QEMU
+stages choose from an archive whose uploads moved apart, and module-graph.py's
 rule on the C libraries an executable links."""
 import importlib.util
 import os
@@ -156,6 +157,71 @@ class Harness(unittest.TestCase):
         a = self.cache("cache_entry thing 1.0; echo $entry").stdout
         b = self.cache("cache_entry thing 1.1; echo $entry").stdout
         self.assertNotEqual(a, b)
+
+
+def packages(*entries):
+    """A Packages index: (name, version, depends) for each entry."""
+    return "".join(f"Package: {name}\nVersion: {version}\nArchitecture: all\nFilename: pool/{name}_{version}.deb\n"
+                   f"Size: 1\n{'Depends: ' + depends + chr(10) if depends else ''}Description: made up\n\n"
+                   for name, version, depends in entries)
+
+
+def headers(abi, version, kbuild_minimum):
+    common = abi.rsplit("-", 1)[0] + "-common"
+    return [(f"linux-headers-{abi}", version,
+             f"linux-headers-{common} (= {version}), linux-kbuild-6.1 (>= {kbuild_minimum}), linux-compiler-gcc-12-arm"),
+            (f"linux-headers-{common}", version, "")]
+
+
+class KernelChoice(unittest.TestCase):
+    """scripts/kernel/choose-kernel.sh against local archives whose uploads
+    moved apart, as Debian's did (an arm64 index and this machine's)."""
+    ARM64 = [("linux-image-6.1.0-58-arm64", "6.1.194-1", ""),  # its headers not yet published
+             ("linux-image-6.1.0-57-arm64", "6.1.193-1", ""),
+             (f"linux-headers-6.1.0-57-arm64", "6.1.193-1",
+              "linux-headers-6.1.0-57-common (= 6.1.193-1), linux-kbuild-6.1 (>= 6.1.193-1)"),  # no -common
+             ("linux-image-6.1.0-56-arm64", "6.1.192-2", ""), *headers("6.1.0-56-arm64", "6.1.192-2", "6.1.192-2"),
+             ("linux-image-6.1.0-9-arm64", "6.1.27-1", ""), *headers("6.1.0-9-arm64", "6.1.27-1", "6.1.27-1"),
+             ("linux-image-arm64", "6.1.192-2", "linux-image-6.1.0-56-arm64 (= 6.1.192-2)")]
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="acceld-kernel-choice-")
+
+    def tearDown(self):
+        subprocess.run(["rm", "-rf", self.dir], check=True)
+
+    def choose(self, arm64, host):
+        for name, entries in (("arm64", arm64), ("host", host)):
+            os.makedirs(os.path.join(self.dir, name))
+            with open(os.path.join(self.dir, name, "Packages"), "w") as f:
+                f.write(packages(*entries))
+        script = (f"set -euo pipefail; cache={self.dir}/apt mirror=file:{self.dir}; source scripts/arm64/fetch-debs.sh; "
+                  "source scripts/kernel/choose-kernel.sh; "
+                  f'for n in arm64 host; do apt_sources $n arm64 "deb [trusted=yes] file:{self.dir}/$n ./"; '
+                  "private_apt $n arm64 apt-get update -qq; done; "
+                  "arm64() { private_apt arm64 arm64 apt-cache \"$@\"; }; host() { private_apt host arm64 apt-cache \"$@\"; }; "
+                  "choose_kernel arm64 arm64 host")
+        return subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True)
+
+    def test_a_later_kbuild_revision_of_the_same_upstream_version_is_taken(self):
+        # The archive of 2026-11-28: no kbuild 6.1.192-2 any more, 6.1.192-3.
+        run = self.choose(self.ARM64, [("linux-kbuild-6.1", "6.1.192-3", ""), ("linux-kbuild-6.1", "6.1.176-1", "")])
+        self.assertEqual(run.stdout.split(), ["6.1.0-56-arm64", "6.1.192-2", "linux-kbuild-6.1", "6.1.192-3"], run.stderr)
+
+    def test_an_older_abi_when_the_newest_has_no_kbuild_of_its_version(self):
+        # A kbuild of another upstream version, or one below the headers'
+        # own minimum, is not taken: the build tools must match the tree.
+        run = self.choose(self.ARM64, [("linux-kbuild-6.1", "6.1.193-1", ""), ("linux-kbuild-6.1", "6.1.27-1", "")])
+        self.assertEqual(run.stdout.split(), ["6.1.0-9-arm64", "6.1.27-1", "linux-kbuild-6.1", "6.1.27-1"], run.stderr)
+
+    def test_nothing_to_be_had_says_what_was_tried(self):
+        run = self.choose(self.ARM64, [("linux-kbuild-6.1", "6.1.192-1", "")])
+        self.assertNotEqual(run.returncode, 0)
+        self.assertEqual(run.stdout, "")
+        self.assertIn("no Debian kernel for arm64 has its image, headers and a matching kbuild", run.stderr)
+        self.assertIn("6.1.0-58-arm64 6.1.194-1: no linux-headers-6.1.0-58-arm64=6.1.194-1", run.stderr)
+        self.assertIn("6.1.0-57-arm64 6.1.193-1: no linux-headers-6.1.0-57-common=6.1.193-1", run.stderr)
+        self.assertIn("6.1.0-56-arm64 6.1.192-2: no linux-kbuild-6.1 6.1.192-* >= 6.1.192-2", run.stderr)
 
 
 def module_graph():

@@ -28,29 +28,30 @@ if [ -z "$(find "$cache/apt/kernel-arm64/lists" -maxdepth 1 -name '*Packages*' -
     echo "arm64-kernel: reading the arm64 package index ($mirror${security:+, $security})" >&2
     private_apt kernel arm64 apt-get update --error-on=any -qq || kernel_fail "apt-get update of the arm64 index failed (sources: $cache/apt/kernel-arm64/sources.list)"
 fi
-image=$(private_apt kernel arm64 apt-cache depends linux-image-arm64 | awk '/Depends: linux-image-/ { print $2; exit }')
-[ -n "$image" ] || kernel_fail "the arm64 index has no linux-image-arm64 pointing at a kernel"
-abi=${image#linux-image-}
-kernel_version=$(private_apt kernel arm64 apt-cache show --no-all-versions "$image" | sed -n 's/^Version: //p' | head -1)
-# The headers' build tools (linux-kbuild) run here: this machine's own
-# architecture, the same version, from the host's apt.
-kbuild=$(private_apt kernel arm64 apt-cache show --no-all-versions "linux-headers-$abi" | sed -n 's/^Depends: //p' | tr ',' '\n' | grep -o 'linux-kbuild-[0-9.]*' | head -1)
-[ -n "$kbuild" ] || kernel_fail "no linux-headers-$abi (with its linux-kbuild) in the arm64 index"
+# The newest ABI whose arm64 image and headers, and a kbuild of theirs for
+# this machine's architecture, are all to be had (scripts/kernel/choose-kernel.sh).
+source scripts/kernel/choose-kernel.sh
+arm64_cache() { private_apt kernel arm64 apt-cache "$@"; }
+if ! chosen=$(choose_kernel arm64 arm64_cache apt-cache 2>/dev/null); then
+    echo "arm64-kernel: updating this machine's package lists to find a linux-kbuild for the arm64 headers" >&2
+    apt-get update -qq
+    chosen=$(choose_kernel arm64 arm64_cache apt-cache) || kernel_fail "no arm64 kernel to boot (above)"
+fi
+read -r abi kernel_version kbuild kbuild_version <<< "$chosen"
+image=linux-image-$abi
+echo "arm64-kernel: chose $image $kernel_version, its headers, and $kbuild $kbuild_version ($(dpkg --print-architecture))" >&2
 
-cache_entry kernel-arm64 "$image" "$kernel_version" "$kbuild"
+cache_entry kernel-arm64 "$image" "$kernel_version" "$kbuild" "$kbuild_version"
 kdir=$entry
 if ! cache_ready stamp busybox; then
     cache_begin
     made=$entry.partial
-    echo "arm64-kernel: downloading $image, linux-headers-$abi, busybox-static (arm64) and $kbuild ($(dpkg --print-architecture)), $kernel_version (not installing them)" >&2
+    echo "arm64-kernel: downloading $image and its headers ($kernel_version) and busybox-static for arm64, and $kbuild $kbuild_version for $(dpkg --print-architecture) (not installing them)" >&2
     mkdir -p "$made/deb"
     (cd "$made/deb" && private_apt kernel arm64 apt-get download -qq "$image=$kernel_version" "linux-headers-$abi=$kernel_version" \
         "linux-headers-${abi%-arm64}-common=$kernel_version" busybox-static) || kernel_fail "downloading the arm64 packages failed"
-    if ! (cd "$made/deb" && apt-get download -qq -o APT::Sandbox::User=root "$kbuild=$kernel_version" 2>/dev/null); then
-        apt-get update -qq
-        (cd "$made/deb" && apt-get download -qq -o APT::Sandbox::User=root "$kbuild=$kernel_version") ||
-            kernel_fail "apt knows no $kbuild=$kernel_version for this machine, needed to build the emulator against the arm64 headers"
-    fi
+    (cd "$made/deb" && apt-get download -qq -o APT::Sandbox::User=root "$kbuild=$kbuild_version") ||
+        kernel_fail "downloading $kbuild=$kbuild_version for this machine failed, needed to build the emulator against the arm64 headers"
     dpkg-deb -x "$made/deb/${image}_"*.deb "$made/root"
     for deb in "$made"/deb/linux-headers-*.deb "$made/deb/${kbuild}_"*.deb; do dpkg-deb -x "$deb" "$made/headers"; done
     mkdir -p "$made/busybox-deb" && dpkg-deb -x "$made"/deb/busybox-static_*.deb "$made/busybox-deb"

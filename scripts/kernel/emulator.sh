@@ -16,15 +16,16 @@ emulator_missing() {
     exit 1
 }
 
+# Their build tools: the kbuild qemu-host.sh chose, maybe a later revision.
 installed=$(dpkg-query -W -f='${Status} ${Version}' "$headers" 2>/dev/null || true)
 if [ "$installed" != "install ok installed $kernel_version" ]; then
-    echo "$stage: installing $headers=$kernel_version for the chip emulator${as_root:+ (through sudo)}" >&2
+    echo "$stage: installing $headers=$kernel_version and $kernel_kbuild=$kernel_kbuild_version for the chip emulator${as_root:+ (through sudo)}" >&2
     if ! apt-cache show "$headers=$kernel_version" >/dev/null 2>&1; then
         $as_root apt-get update -qq
         apt-cache show "$headers=$kernel_version" >/dev/null 2>&1 ||
             emulator_missing "apt knows no such package (the package lists older than the kernel in $kernel_dir? run apt-get update)"
     fi
-    if ! output=$(DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends "$headers=$kernel_version" 2>&1); then
+    if ! output=$(DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends "$headers=$kernel_version" "$kernel_kbuild=$kernel_kbuild_version" 2>&1); then
         echo "$output" | tail -5 >&2
         emulator_missing "apt-get could not install it"
     fi

@@ -1,27 +1,27 @@
 # Sourced by kernel-test.sh, boot-test.sh and peer-bench.sh, the amd64 QEMU
-# stages. Fetches the Debian kernel that linux-image-amd64 points at,
+# stages. Fetches the Debian kernel chosen by kernel/choose-kernel.sh,
 # downloaded (not installed), unpacked and kept in the test cache
 # (scripts/test-cache.sh): sets $kernel_dir (that entry: deb/, root/ and
 # vmlinux, the kernel uncompressed), $modules (its /lib/modules/VERSION,
-# depmod run) and $cache (.build-kernel, for each run's own files).
+# depmod run), $kernel_kbuild and $kernel_kbuild_version (the headers'
+# build tools) and $cache (.build-kernel, for each run's own files).
 # Defines judge_guest.
 cache=.build-kernel
 mkdir -p "$cache"
 source scripts/test-cache.sh
 
-# The kernel: the package linux-image-amd64 points at, unpacked, not
-# installed, cached by its name and version (a new Debian kernel is fetched).
-kernel_package() {
-    kernel_package=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
-    [ -z "$kernel_package" ] || kernel_package_version=$(apt-cache show --no-all-versions "$kernel_package" 2>/dev/null | sed -n 's/^Version: //p' | head -1)
-}
-kernel_package
-if [ -z "$kernel_package" ] || [ -z "${kernel_package_version:-}" ]; then
-    echo "fetch-kernel: updating the package lists to find linux-image-amd64" >&2
+# The kernel: the newest whose image, headers and kbuild are all in the
+# archive (kernel/choose-kernel.sh; emulator.sh installs those headers),
+# unpacked, not installed, cached by its name and version.
+source scripts/kernel/choose-kernel.sh
+if ! chosen=$(choose_kernel amd64 apt-cache apt-cache 2>/dev/null); then
+    echo "fetch-kernel: updating the package lists to find a kernel with its headers" >&2
     $as_root apt-get update -qq
-    kernel_package
+    chosen=$(choose_kernel amd64 apt-cache apt-cache) || { echo "fetch-kernel: no kernel to boot (above)" >&2; exit 1; }
 fi
-[ -n "$kernel_package" ] && [ -n "${kernel_package_version:-}" ] || { echo "fetch-kernel: apt knows no linux-image-amd64 pointing at a kernel" >&2; exit 1; }
+read -r kernel_abi kernel_package_version kernel_kbuild kernel_kbuild_version <<< "$chosen"
+kernel_package=linux-image-$kernel_abi
+echo "fetch-kernel: chose $kernel_package $kernel_package_version (its headers with $kernel_kbuild $kernel_kbuild_version)" >&2
 cache_entry kernel-amd64 "$kernel_package" "$kernel_package_version"
 kernel_dir=$entry
 if ! cache_ready vmlinux; then
