@@ -18,9 +18,11 @@ second as a summary. The live page is on http://127.0.0.1:8080 (DEMO_PORT
 sets another port) until the demo ends.
 
   MOTION        what moves the chip model: demo (the default: the six faces,
-                a shake, a drop), tour, shake, drop, rest, or a trace file
-  --part PART   the part the model plays (LIS302DL unless named; acceld
-                --help lists the parts), e.g. LIS3DH or LSM6DSO
+                a shake, a drop), tour, shake, drop, rest, machine (a motor),
+                or a trace file
+  --part PART   the part the model plays, LIS302DL unless named: LIS3DH,
+                LSM6DSO (which adds the rotation rate and yaw) or another
+                of the table of parts in docs/DRIVER.md
   --seconds N   end after N seconds (default: run until Ctrl-C)
   -h, --help    this text
 EOF
@@ -53,7 +55,7 @@ progress() {
                                 else if (n[1] % 50 == 0 && n[1] > 0) printf "demo: building %s: step %d of %d\n", product, n[1], n[2] > "/dev/stderr"; next }
         /error:|warning: / { print > "/dev/stderr"; next }
         /^(Fetching|Fetched|Computing|Creating working copy|Working copy)/ { print "demo: " $0 > "/dev/stderr"; next }
-        /Build of product|Build complete/ { if (tty) printf "\r"; print "demo: " product " built" > "/dev/stderr" }' product="$1"
+        /Build of product|Build complete/ { if (tty) printf "\r\033[K" > "/dev/stderr"; print "demo: " product " built" > "/dev/stderr" }' product="$1"
 }
 echo "demo: building acceld, acceld-gateway and accelctl (the first build takes a few minutes)" >&2
 for product in acceld acceld-gateway accelctl; do
@@ -66,7 +68,9 @@ done
 scratch=$(mktemp -d)
 socket=$scratch/acceld.sock
 daemon="" gateway=""
-trap 'kill $daemon $gateway 2>/dev/null; wait $daemon $gateway 2>/dev/null; rm -rf "$scratch"' EXIT
+# The gateway may have ended already (port taken: exit 69): its status is
+# not the demo's, and the scratch folder goes whatever it was.
+trap 'kill $daemon $gateway 2>/dev/null || true; wait $daemon $gateway 2>/dev/null || true; rm -rf "$scratch"' EXIT
 # Ctrl-C reaches the whole process group: the client may end before the
 # trap runs (its daemon gone, exit 74), so the trap only notes it.
 interrupted=""
@@ -79,7 +83,8 @@ for _ in $(seq 100); do [ -S "$socket" ] && break; kill -0 $daemon 2>/dev/null |
 port=${DEMO_PORT:-8080}
 .build/debug/acceld-gateway --http --web-root Web --socket "$socket" --listen "127.0.0.1:$port" 2> "$scratch/gateway.log" &
 gateway=$!
-sleep 0.5
+# Serving (it says so) or gone (its port taken): a busy machine may take seconds to tell.
+for _ in $(seq 100); do grep -q "serving on" "$scratch/gateway.log" && break; kill -0 $gateway 2>/dev/null || break; sleep 0.1; done
 if kill -0 $gateway 2>/dev/null; then
     echo "demo: the live page is on http://127.0.0.1:$port while the demo runs" >&2
 else
@@ -89,9 +94,12 @@ echo "demo: acceld (pid $daemon) serves the chip model ($motion${part:+ as the $
      "${seconds:+for $seconds s, }Ctrl-C ends the demo" >&2
 # Events in words with their local time, and a frame a second.
 .build/debug/accelctl events --socket "$socket" events device frames --rate 1 ${seconds:+--seconds "$seconds"} &
+client=$!
 status=0
-wait $! || status=$?
+wait $client || status=$?
 if [ -n "$interrupted" ] || [ $status -gt 128 ]; then
+    # The trap ended the first wait; the client's goodbye comes first.
+    wait $client 2>/dev/null || true
     echo
     echo "demo: stopped" >&2
     exit 0

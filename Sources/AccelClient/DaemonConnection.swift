@@ -13,6 +13,8 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
     case noDaemon(String)
     case permission(String)
     case refused(String)
+    /// The path is something else than a socket (a regular file, a folder).
+    case notASocket(String)
     case incompatible(String)
     case disconnected(String)
     case refusedRequest(code: String, message: String)
@@ -27,6 +29,8 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
             "permission denied on \(path): add yourself to the socket's group (sudo usermod -aG acceld $USER, then log in again)"
         case .refused(let path):
             "nothing listens on \(path) (a stale socket): start acceld (sudo systemctl start acceld.socket)"
+        case .notASocket(let path):
+            "\(path) is not a socket, so it cannot be acceld's: point the client at the socket acceld listens on (/run/acceld/acceld.sock unless it was started with another): --socket PATH (accelctl) or ACCELD_SOCKET=PATH (any client)"
         case .incompatible(let detail):
             "this client speaks protocol \(protocolVersion) but \(detail): install matching versions of acceld and its clients"
         case .disconnected(let why):
@@ -40,7 +44,7 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
 
     public var exitCode: Int32 {
         switch self {
-        case .noDaemon, .refused: 69       // EX_UNAVAILABLE
+        case .noDaemon, .refused, .notASocket: 69  // EX_UNAVAILABLE
         case .permission: 77               // EX_NOPERM
         case .incompatible: 76             // EX_PROTOCOL
         case .disconnected: 74             // EX_IOERR
@@ -87,7 +91,10 @@ public final class DaemonConnection: @unchecked Sendable {
             switch code {
             case ENOENT, ENOTDIR: throw .noDaemon(path)
             case EACCES, EPERM: throw .permission(path)
-            default: throw .refused(path)
+            default:
+                var info = stat()
+                if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFSOCK { throw .notASocket(path) }
+                throw .refused(path)
             }
         }
         var greeting: Hello?

@@ -146,7 +146,7 @@ extension Configuration {
             // Issue #16: acceld-gateway's network faces (acceld never reads them).
             .flag("gateway", "http", \.gateway.http, "serve the live page, its WebSocket streams and /metrics"),
             ConfigKey(section: "gateway", name: "listen", help: "host:port HTTP listens on", set: { config, text in
-                guard GatewaySettings.endpoint(text) != nil else { return "'\(text)' is not host:port, such as 127.0.0.1:8080 or [::1]:8080" }
+                if let problem = GatewaySettings.endpointProblem(text, example: "127.0.0.1:8080 or [::1]:8080") { return problem }
                 config.gateway.listen = text
                 return nil
             }, get: { $0.gateway.listen }),

@@ -106,6 +106,10 @@ extension Configuration {
         guard let text = readTextFile(path) else {
             throw ConfigurationError(source: path, line: 0, message: "cannot read the configuration file (\(systemError())): check the path given to --config, or leave --config out for the defaults")
         }
+        // A program or an image: its lines would be quoted back as noise.
+        if text.utf8.contains(0) {
+            throw ConfigurationError(source: path, line: 0, message: "is not a configuration file: it holds binary data; --config takes a text file of [section] and key = value lines, such as /etc/acceld/acceld.conf")
+        }
         try self.init(parsing: text, source: path)
     }
 }

@@ -27,6 +27,16 @@ public struct GatewaySettings: Sendable, Equatable {
     public init() {}
 
     /// `listen` split, or why it cannot be: "host:port", "[v6]:port".
+    /// What is wrong with a host:port, said for `what` ("--listen", "[gateway] listen"
+    /// is the caller's), with an example; nil when it is one.
+    public static func endpointProblem(_ text: String, example: String) -> String? {
+        guard endpoint(text) == nil else { return nil }
+        if let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), !(0...65535).contains(port) {
+            return "'\(text)': port \(port) is out of range: a port is 1 to 65535, such as \(example)"
+        }
+        return "'\(text)' is not host:port, such as \(example)"
+    }
+
     public static func endpoint(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else { return nil }
         var host = String(text[..<colon])

@@ -49,8 +49,11 @@ extension Daemon {
     /// live one, and creates the directory if it is missing.
     func prepareSocketPath(_ path: String) throws {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !directory.isEmpty { mkdir(directory, 0o755) }
         var info = stat()
+        if !directory.isEmpty, mkdir(directory, 0o755) != 0, errno == ENOENT {
+            // Its folder's own folder is missing: say which, not the bind's ENOENT.
+            throw StartError(description: "cannot listen on \(path): the folder \(directory) cannot be made, as the one it belongs in does not exist (acceld makes the socket's own folder, /run/acceld by default, and no more): create it (mkdir -p \(directory)) or choose a socket in a folder that exists", exitCode: 73)
+        }
         guard lstat(path, &info) == 0 else { return }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
             throw StartError(description: "\(path) exists and is not a socket: move it away or choose another --socket path", exitCode: 73)

@@ -65,7 +65,7 @@ extension Daemon {
         case .simulated(let name):
             // One model for the daemon's lifetime, so reconnects find the
             // same chip (with whatever a fault did to it).
-            let imperfections = Daemon.simulatedImperfections
+            let imperfections = ChipModel.Imperfections.board
             let part = options.configuration.device.profile ?? .lis302dl
             // A kHz trace reaches the model through the part's anti-aliasing
             // filter, at the rate configured at start.

@@ -20,7 +20,7 @@ import Logging
 /// without the process's signals and exit, which tests run in their own
 /// process on a real socket.
 /// Here the wiring; the rest, one file each: the sampler for the source
-/// (Daemon+Sources), the simulated chip's flaws (Daemon+SimulatedChip),
+/// (Daemon+Sources; the simulated chip's flaws are ChipModel's `.board`),
 /// the socket file (Daemon+Socket), the signals (Daemon+Signals), SIGHUP's
 /// reload (Daemon+Reload) and SIGTERM's shutdown (Daemon+Shutdown).
 public final class Daemon: @unchecked Sendable {

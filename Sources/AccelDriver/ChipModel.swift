@@ -53,6 +53,21 @@ public final class ChipModel: RegisterBus {
         public var gyroscopeSelfTestRate: Vector3?
         public var seed: UInt64 = 0x1C
         public init() {}
+
+        /// What `--simulate` plays, in acceld and in accelctl alike, so
+        /// that both show one motion the same: a chip as a real one reads,
+        /// with noise, an offset, a clock 1 % off, and for a six-axis part
+        /// a gyroscope with an offset within the LSM6DSO's typical ±1 dps
+        /// and its noise at 104 Hz (the fusion learns the first).
+        public static var board: Imperfections {
+            var imperfections = Imperfections()
+            imperfections.noise = 0.004
+            imperfections.offset = Vector3(0.012, -0.008, 0.018)
+            imperfections.rateError = 0.01
+            imperfections.gyroscopeOffset = Vector3(0.6, -0.4, 0.3)
+            imperfections.gyroscopeNoise = 0.03
+            return imperfections
+        }
     }
 
     /// Transaction counters, for tests and the bus-efficiency benchmark.

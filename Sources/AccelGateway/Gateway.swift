@@ -43,7 +43,7 @@ public final class Gateway: Sendable {
     /// Throws when the MQTT face cannot be set up (its password or TLS files).
     public init(settings: GatewaySettings, daemonSocket: String, assets: WebAssets) throws(MQTTPublisher.SetupError) {
         let loop = group.next()
-        let metrics = GatewayMetrics()
+        let metrics = GatewayMetrics(vibration: settings.vibration)
         let mqtt = settings.mqtt.enabled ? try MQTTPublisher(settings: settings.mqtt, metrics: metrics, vibration: settings.vibration) : nil
         self.mqtt = mqtt
         // The hub lives on the loop: made there, used only there.
@@ -101,9 +101,9 @@ public final class Gateway: Sendable {
             }
         } catch let error as IOError {
             let (reason, code): (String, Int32) = switch error.errnoCode {
-            case EADDRINUSE: ("the address is in use (another gateway, or another server): stop it or choose [gateway] listen", 69)
+            case EADDRINUSE: ("the address is in use (another gateway, or another server): stop it, or choose another port with --listen HOST:PORT or [gateway] listen", 69)
             case EACCES: ("permission denied (a port below 1024 needs CAP_NET_BIND_SERVICE; the unit's socket can pass one)", 77)
-            case EADDRNOTAVAIL: ("no interface of this machine has that address: choose [gateway] listen", 69)
+            case EADDRNOTAVAIL: ("no interface of this machine has that address: choose another with --listen HOST:PORT or [gateway] listen", 69)
             default: (error.description, 69)
             }
             throw StartError.listen(address: address, reason: reason, code: code)

@@ -24,10 +24,11 @@ public final class GatewayMetrics: Sendable {
     let webSocketDropped: Counter
     let mqttConnected, mqttQueue: Gauge
     let mqttPublished, mqttDropped, mqttConnections: Counter
-    /// acceld's vibration windows and machine state (`[gateway] vibration`).
-    let vibration: VibrationMetrics
+    /// acceld's vibration windows and machine state, only with `[gateway]
+    /// vibration`: a scrape without it shows no gauge that could never move.
+    let vibration: VibrationMetrics?
 
-    public init() {
+    public init(vibration: Bool = true) {
         let r = registry
         let named = GatewayMetrics.named
         func counter(_ name: String, _ help: String) -> Counter { r.makeCounter(descriptor: named(name, help)) }
@@ -60,7 +61,7 @@ public final class GatewayMetrics: Sendable {
         mqttQueue = r.makeGauge(descriptor: named("acceld_gateway_mqtt_queue", "MQTT messages waiting for the broker's acknowledgement"))
         mqttPublished = counter("acceld_gateway_mqtt_published_total", "MQTT messages the broker acknowledged")
         mqttDropped = counter("acceld_gateway_mqtt_dropped_total", "MQTT messages dropped because the queue was full")
-        vibration = VibrationMetrics(registry: r)
+        self.vibration = vibration ? VibrationMetrics(registry: r) : nil
         mqttConnections = counter("acceld_gateway_mqtt_connections_total", "Connections made to the MQTT broker, reconnections included")
     }
 
@@ -80,9 +81,9 @@ public final class GatewayMetrics: Sendable {
             case .message(_, .device(let info)):
                 device(info)
             case .message(_, .vibration(let window)):
-                vibration.window(window)
+                vibration?.window(window)
             case .message(_, .machine(let change)):
-                vibration.machine(change)
+                vibration?.machine(change)
             case .message:
                 break
             }
@@ -93,7 +94,7 @@ public final class GatewayMetrics: Sendable {
         connected.set(to: isConnected ? 1 : 0)
         if !isConnected {
             device(state: nil)
-            vibration.forget()
+            vibration?.forget()
         }
     }
 

@@ -23,6 +23,13 @@ extension ChipProfile {
     }
 
     /// Where an address was not one at all: the table's addresses, by part.
+    /// An --address the chip model cannot answer at: the part it plays
+    /// straps to its own addresses only. Nil when `address` is one.
+    public func simulatedAddressProblem(_ address: UInt8) -> String? {
+        guard !addresses.contains(address) else { return nil }
+        return "--address \(hex(address)): the chip model plays the \(name), which answers at \(addresses.map(hex).joined(separator: " or ")) only; leave --address out with --simulate, or name a part at \(hex(address)) with --part"
+    }
+
     public static var addressAdvice: String {
         // Spelt out step by step: as one expression, Swift 6.2's type
         // checker gave up on it ("unable to type-check ... in reasonable time").

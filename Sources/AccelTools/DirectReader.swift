@@ -19,7 +19,7 @@ public struct DirectReader {
     public init(driver: Accelerometer, time: TimeSource, settings: MotionSettings = MotionSettings()) {
         self.driver = driver
         self.time = time
-        pipeline = MotionPipeline(settings: settings)
+        pipeline = MotionPipeline(settings: settings, gyroscopeRange: driver.rotationRange ?? .infinity)
     }
 
     /// The longest wait between two reads that misses no sample.
@@ -36,7 +36,8 @@ public struct DirectReader {
         lastCall = now
         while budget > 0, let reading = try? driver.read(), reading.status.contains(.dataReady) {
             budget -= 1
-            let sample = Sample(seq: count, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts))
+            let sample = Sample(seq: count, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts),
+                                rotationRate: reading.rotation.flatMap(driver.rotationRate))
             let frame = pipeline.process(sample, events: &events)
             count += 1
             state.apply(frame, orientation: pipeline.orientation.rawValue)
@@ -53,6 +54,9 @@ extension WatchState {
         user = frame.user
         pitch = frame.attitude.pitch * 180 / .pi
         roll = frame.attitude.roll * 180 / .pi
+        // The fused attitude's yaw and the rate, where a gyroscope gave them.
+        yaw = frame.quaternion == nil ? nil : frame.attitude.yaw * 180 / .pi
+        rotationRate = frame.rotationRate.map { $0 * (180 / .pi) }
         seq = Int(frame.seq)
         self.orientation = orientation
     }

@@ -13,7 +13,12 @@ public func describe(_ message: Message, clock: EventClock = .wallClock) -> Stri
     case .frame(let f):
         let acc = f.acceleration.map { "x \(fixed($0.x, 3)) y \(fixed($0.y, 3)) z \(fixed($0.z, 3)) g" } ?? ""
         let attitude = f.pitch.map { " pitch \(fixed($0, 1))° roll \(fixed(f.roll ?? 0, 1))°" } ?? ""
-        return "\(clock.text(f.t)) #\(f.seq) \(acc)\(attitude)"
+        // A six-axis part's: yaw, and the rate in °/s (the wire's rad/s).
+        let yaw = f.yaw.map { " yaw \(fixed($0, 1))°" } ?? ""
+        let rate = f.rotationRate.map { r in
+            " rotation x \(fixed(r.x * 180 / .pi, 1)) y \(fixed(r.y * 180 / .pi, 1)) z \(fixed(r.z * 180 / .pi, 1)) °/s"
+        } ?? ""
+        return "\(clock.text(f.t)) #\(f.seq) \(acc)\(attitude)\(yaw)\(rate)"
     case .dropped(let count, _): return "(\(count) messages dropped: this client read too slowly)"
     case .status(let status): return statusText(status)
     case .goodbye(let reason): return "acceld says goodbye: \(reason)"

@@ -13,8 +13,11 @@ public struct VibrationScreenContext: Sendable {
     public var scale = AmplitudeScale.log
     /// The last `machine` message.
     public var lastChange: MachineMessage?
-    public init(title: String = "", machineClass: MachineClass? = nil, scale: AmplitudeScale = .log, lastChange: MachineMessage? = nil) {
-        (self.title, self.machineClass, self.scale, self.lastChange) = (title, machineClass, scale, lastChange)
+    /// How instants are shown: local time, as `accelctl events` shows them.
+    public var clock = EventClock.wallClock
+    public init(title: String = "", machineClass: MachineClass? = nil, scale: AmplitudeScale = .log, lastChange: MachineMessage? = nil,
+                clock: EventClock = .wallClock) {
+        (self.title, self.machineClass, self.scale, self.lastChange, self.clock) = (title, machineClass, scale, lastChange, clock)
     }
 }
 
@@ -33,8 +36,8 @@ public enum VibrationScreen {
             return finish(lines, width: width, height: height)
         }
         // The change's time only while the window's state is still the one it changed to.
-        let since = context.lastChange.flatMap { $0.state == m.state ? " since \(fixed($0.t, 2)) s (was \($0.from))" : nil } ?? ""
-        lines.append("machine \(m.state)\(since) · window at \(fixed(m.t, 2)) s, \(fixed(m.rate, 1)) Hz")
+        let since = context.lastChange.flatMap { $0.state == m.state ? " since \(context.clock.text($0.t)) (was \($0.from))" : nil } ?? ""
+        lines.append("machine \(m.state)\(since) · window at \(context.clock.text(m.t)), \(fixed(m.rate, 1)) Hz")
         lines.append(m.clipped ? clippedWarning : "")
         lines.append("        RMS g   peak g  crest   kurt  vel mm/s  dominant")
         for (name, axis) in [("x", m.x), ("y", m.y), ("z", m.z)] {
@@ -68,8 +71,8 @@ public enum VibrationScreen {
 
     /// One line a window, for a pipe or a log: `accelctl vibration` when
     /// standard output is not a terminal.
-    public static func summary(_ m: VibrationMessage, machineClass: MachineClass? = nil) -> String {
-        var text = "t \(fixed(m.t, 3)) \(m.state) rms \(fixed(m.rms, 4)) g peak \(fixed(m.peak, 4)) g crest \(fixed(m.crest, 2))"
+    public static func summary(_ m: VibrationMessage, machineClass: MachineClass? = nil, clock: EventClock = .wallClock) -> String {
+        var text = "\(clock.text(m.t)) \(m.state) rms \(fixed(m.rms, 4)) g peak \(fixed(m.peak, 4)) g crest \(fixed(m.crest, 2))"
             + " velocity \(fixed(m.velocity, 2)) mm/s"
         if let zone = zone(m, machineClass: machineClass) { text += " zone \(zone)" }
         text += " dominant " + (m.peaks.first.map(lineText) ?? "none")
@@ -78,8 +81,8 @@ public enum VibrationScreen {
     }
 
     /// A `machine` message in words.
-    public static func change(_ c: MachineMessage) -> String {
-        "\(c.state) since \(fixed(c.t, 2)) s (was \(c.from))"
+    public static func change(_ c: MachineMessage, clock: EventClock = .wallClock) -> String {
+        "\(c.state) since \(clock.text(c.t)) (was \(c.from))"
     }
 
     /// The zone by the user's class where one is named, else the daemon's.

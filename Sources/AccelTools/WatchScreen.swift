@@ -11,6 +11,10 @@ public struct WatchState: Sendable {
     public var user = Vector3.zero
     public var pitch = 0.0
     public var roll = 0.0
+    /// With a gyroscope: degrees about the vertical, and the rotation rate
+    /// in °/s; nil on a part without one, and then nothing is said of them.
+    public var yaw: Double?
+    public var rotationRate: Vector3?
     public var orientation = "unknown"
     public var seq: Int = 0
     public var note = ""
@@ -39,7 +43,11 @@ public enum WatchScreen {
         lines.append("")
         lines.append("gravity    x \(signed(s.gravity.x, 3))  y \(signed(s.gravity.y, 3))  z \(signed(s.gravity.z, 3)) g")
         lines.append("user       x \(signed(s.user.x, 3))  y \(signed(s.user.y, 3))  z \(signed(s.user.z, 3)) g")
-        lines.append("pitch \(signed(s.pitch, 1))°   roll \(signed(s.roll, 1))°   orientation \(s.orientation)")
+        if let rate = s.rotationRate {
+            lines.append("rotation   x \(signed(rate.x, 1))  y \(signed(rate.y, 1))  z \(signed(rate.z, 1)) °/s")
+        }
+        let yaw = s.yaw.map { "   yaw \(signed($0, 1))°" } ?? ""
+        lines.append("pitch \(signed(s.pitch, 1))°   roll \(signed(s.roll, 1))°\(yaw)   orientation \(s.orientation)")
         lines.append(fit("sample \(s.seq)  \(s.note)", width))
         lines.append("")
         lines.append("last events")

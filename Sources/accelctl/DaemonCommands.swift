@@ -116,7 +116,8 @@ struct ConfigureCommand: ParsableCommand {
             Allowed to root, acceld's user and [daemon] privileged-group.
             Examples:
               accelctl configure --range 8 --rate 400
-              accelctl configure --set shake.threshold=1.5 --set orientation.settle-seconds=0.5
+              accelctl configure --set shake.threshold=1.5 \\
+                  --set orientation.settle-seconds=0.5
             """
     )
 

@@ -15,17 +15,18 @@ struct ProbeCommand: ParsableCommand {
         commandName: "probe",
         abstract: "Find the chip: every I2C bus, the family's addresses, WHO_AM_I.",
         discussion: """
-            Tries 0x18, 0x19, 0x1c and 0x1d on each bus (or on --bus only), reads
-            WHO_AM_I where something answers, names the part (or the parts that
-            share that WHO_AM_I, of which --part must name one), and ends with a
-            verdict and the next step. Then lists the accelerometers a kernel
-            driver already owns, through IIO (/sys/bus/iio), which acceld reads
-            with --iio. Exit 0 when a supported chip is found, on i2c-dev or
-            through IIO, 68 when nothing answers. On a six-axis part it also reads the
-            gyroscope for half a second and says whether its offset at rest is within
-            3 × the datasheet's typical zero-rate level (LSM6DSO ±1, LSM6DSL ±3,
-            LSM6DS3 ±10 dps): keep the board still. With --interrupt LINE it
-            routes data ready to INT1, then INT2, and says which pin reaches that
+            Tries the family's addresses (0x18, 0x19, 0x1c, 0x1d, 0x6a, 0x6b) on each bus
+            (or on --bus only), reads WHO_AM_I where something answers, names the part
+            (or the parts that share that WHO_AM_I, of which --part must name one), and
+            ends with a verdict and the next step. Then lists the accelerometers a
+            kernel driver already owns, through IIO (/sys/bus/iio), which acceld reads
+            with --iio. Exit 0 when a supported chip is found, on i2c-dev or through
+            IIO; 68 when nothing answers, 69 when there is no bus, 65 when the chip that
+            answers is not one acceld drives (docs/ERRORS.md). On a six-axis part it
+            also reads the gyroscope for half a second and says whether its offset at
+            rest is within 3 × the datasheet's typical zero-rate level (LSM6DSO ±1,
+            LSM6DSL ±3, LSM6DS3 ±10 dps): keep the board still. With --interrupt LINE
+            it routes data ready to INT1, then INT2, and says which pin reaches that
             GPIO line, at what rate its edges come, and whether that is the chip's.
             Example: accelctl probe --bus 1 --interrupt GPIO17
             """
@@ -58,12 +59,12 @@ struct ProbeCommand: ParsableCommand {
                     func yes(_ b: Bool) -> String { b ? "yes" : "no" }
                     print("  \(bus) functions: I2C \(yes(f.plainI2C)), SMBus byte data \(yes(f.byteData)), I2C block read \(yes(f.blockRead)), I2C block write \(yes(f.blockWrite)) (I2C_FUNCS 0x\(String(f.raw, radix: 16)))")
                 } catch {
-                    print("  \(bus): \(error)")
+                    print("  \(bus): \(Probe.summary(of: "\(error)"))")
                 }
             }
         }
         let model = chip.simulate.map { _ in guarded { try chip.openBus(time: time, socket: daemon.socket) as! ChipModel } }
-        let findings = Probe.scan(buses: buses) { bus, address in
+        let findings = Probe.scan(buses: buses, named: chip.part.flatMap(ChipProfile.named)) { bus, address in
             if let model {
                 // The model sits at its part's first address; the others NACK.
                 guard address == model.profile.addresses[0] else { throw BusError.noAnswer(path: bus, address: address) }
@@ -73,7 +74,9 @@ struct ProbeCommand: ParsableCommand {
         }
         for finding in findings {
             let id = finding.whoAmI.map { "WHO_AM_I \(hex($0))" } ?? "error"
-            print("  \(finding.bus) \(hex(finding.address)): \(id)\(finding.part.map { ": \($0)" } ?? "")\(finding.note.map { ": \($0)" } ?? "")")
+            // A failure's advice is the verdict's, said once below.
+            let note = finding.error == nil ? finding.note : finding.note.map(Probe.summary)
+            print("  \(finding.bus) \(hex(finding.address)): \(id)\(finding.part.map { ": \($0)" } ?? "")\(note.map { ": \($0)" } ?? "")")
         }
         judgeGyroscopes(findings, model: model, time: time)
         if let interrupt { findWiring(interrupt, findings, model: model, time: time) }
@@ -90,12 +93,12 @@ struct ProbeCommand: ParsableCommand {
             print("IIO accelerometers (the kernel drives them):")
             for found in iio { print(found.line) }
         }
-        if !verdict.found, let first = iio.first {
+        if verdict.exitCode != 0, let first = iio.first {
             print("found \(first.device.location) through the kernel's IIO: run acceld --iio \(first.device.id)")
             return
         }
         print(verdict.text)
-        if !verdict.found { throw ExitCode(68) }
+        if verdict.exitCode != 0 { throw ExitCode(verdict.exitCode) }
     }
 }
 

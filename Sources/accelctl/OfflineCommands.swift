@@ -8,41 +8,17 @@ import AccelTools
 import AccelVibration
 import ArgumentParser
 
-struct ReplayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "replay",
-        abstract: "The same as 'acceld replay': a trace through the chip model and the pipeline, NDJSON out.",
-        discussion: "Example: accelctl replay fall.csv --rate 400 --events-only"
-    )
+/// accelctl's own replay went (acceld replay is the one): the name is kept
+/// only to say where it went, for scripts and fingers used to it.
+struct ReplayMovedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "replay", shouldDisplay: false)
 
-    @Argument(help: "A trace file, or a built-in motion.")
-    var trace: String
-
-    @Option(help: ArgumentHelp("Output data rate of the simulated chip, Hz (100 or 400 on the LIS302DL), or 'auto': the part's rate nearest 100 Hz. [default: the configuration's, else auto]", valueName: "hz|auto"))
-    var rate: RateChoice?
-
-    @Option(help: "Full scale of the simulated chip, g: 2 or 8.")
-    var range: Int = 2
-
-    @Option(help: ArgumentHelp("Configuration file with pipeline tunables.", valueName: "file"))
-    var config: String?
-
-    @Flag(help: "Print events only, not frames.")
-    var eventsOnly = false
+    @Argument(parsing: .allUnrecognized) var arguments: [String] = []
 
     func run() throws {
-        var configuration = guarded { try config.map { try Configuration(contentsOf: $0) } ?? Configuration() }
-        if let rate { configuration.device.rate = rate.setting }
-        configuration.device.range = range
-        let motion = guarded { try DeviceSource.motion(named: trace) }
-        let writer = LineWriter(fd: 1)
-        defer { writer.flush() }
-        guarded { try Replay(motion: motion, configuration: configuration).run(writingTo: writer, frames: !eventsOnly) }
+        printError("accelctl: replay is acceld's: run acceld replay \(arguments.joined(separator: " ")) (the same trace and options, and --part, --mode and the trace's # device: line; acceld replay --help)")
+        throw ExitCode(64)
     }
-}
-
-extension RateChoice: ExpressibleByArgument {
-    public init?(argument: String) { self.init(argument) }
 }
 
 struct PlotCommand: ParsableCommand {
@@ -51,14 +27,17 @@ struct PlotCommand: ParsableCommand {
         abstract: "Draw a trace as an SVG chart: x, y, z over time, with events marked, or its spectrum.",
         discussion: """
             --show acc plots the trace as recorded; gravity and user run it through
-            the pipeline first (as replay does). Events come from the pipeline too.
+            the pipeline first (as acceld replay does). Events come from the pipeline too.
             --show spectrum and envelope draw the vibration's spectrum, or its
             envelope's, averaged over windows (docs/VIBRATION.md), the strongest
             lines labelled and --shaft's and --bearing's frequencies marked. They
             take the values [vibration] shaft and bearing take in acceld.conf.
-            Example: accelctl plot fall.csv -o fall.svg --show user
-            Example: accelctl plot pump.csv -o pump.svg --show envelope --shaft 29.95 --bearing 9,7.94,39.04
-            Example: accelctl plot pump.csv -o pump.svg --show spectrum --shaft "auto 20-40" --bearing "factors 3.585 5.415 2.357 0.398"
+            Examples:
+              accelctl plot fall.csv -o fall.svg --show user
+              accelctl plot pump.csv -o pump.svg --show envelope \\
+                  --shaft 29.95 --bearing 9,7.94,39.04
+              accelctl plot pump.csv -o pump.svg --show spectrum \\
+                  --shaft "auto 20-40" --bearing "factors 3.585 5.415 2.357 0.398"
             """
     )
 

@@ -33,23 +33,23 @@ struct ChipOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Use the chip model instead of hardware, moved by a built-in motion (\(DeviceSource.builtInMotions.joined(separator: ", ")), or 'none' for an empty bus) or a trace file.", valueName: "motion"), completion: .list(DeviceSource.builtInMotions + ["none"]))
     var simulate: String?
 
-    @Option(help: ArgumentHelp("With --simulate: the model's zero-g offset per axis, g, e.g. 0.03,-0.02,0.05.", valueName: "x,y,z"))
+    @Option(help: ArgumentHelp("With --simulate: the model's zero-g offset per axis, g, e.g. 0.03,-0.02,0.05. [default: 0.012,-0.008,0.018, as acceld --simulate plays it]", valueName: "x,y,z"))
     var modelOffset: String?
 
     @Option(help: ArgumentHelp("With --simulate: the model's sensitivity per axis relative to nominal, e.g. 1.02,0.98,1.01.", valueName: "x,y,z"))
     var modelGain: String?
 
     @Option(help: ArgumentHelp("With --simulate: the model's RMS noise per sample, g.", valueName: "g"))
-    var modelNoise: Double = 0.009
+    var modelNoise: Double = ChipModel.Imperfections.board.noise
 
     @Option(help: ArgumentHelp("With --simulate: an axis whose output is stuck (a broken part), x, y or z.", valueName: "axis"))
     var modelStuck: Axis?
 
-    @Option(help: ArgumentHelp("With --simulate, a six-axis part: the gyroscope's zero-rate offset per axis, dps.", valueName: "x,y,z"))
+    @Option(help: ArgumentHelp("With --simulate, a six-axis part: the gyroscope's zero-rate offset per axis, dps. [default: 0.6,-0.4,0.3, as acceld --simulate plays it]", valueName: "x,y,z"))
     var modelGyroOffset: String?
 
     @Option(help: ArgumentHelp("With --simulate, a six-axis part: the gyroscope's RMS noise per sample, dps.", valueName: "dps"))
-    var modelGyroNoise: Double = 0.05
+    var modelGyroNoise: Double = ChipModel.Imperfections.board.gyroscopeNoise
 
     @Option(help: ArgumentHelp("With --simulate, a six-axis part: the rate the gyroscope's self-test adds per axis, dps (the datasheet allows 150..700).", valueName: "x,y,z"))
     var modelGyroSelfTest: String?
@@ -59,6 +59,9 @@ struct ChipOptions: ParsableArguments {
             throw ValidationError("--address \(address) is not a 7-bit hex address: \(ChipProfile.addressAdvice)")
         }
         if let part, ChipProfile.named(part) == nil { throw ValidationError(DriverError.unknownPart(part).description) }
+        if simulate != nil, let address = address.flatMap(parseAddress), let problem = profile?.simulatedAddressProblem(address) {
+            throw ValidationError(problem)
+        }
         for (name, text) in [("--model-offset", modelOffset), ("--model-gain", modelGain), ("--model-gyro-offset", modelGyroOffset),
                              ("--model-gyro-self-test", modelGyroSelfTest)] where text != nil {
             guard parseVector(text!) != nil else { throw ValidationError("\(name) \(text!) is not three numbers x,y,z") }
@@ -73,8 +76,10 @@ struct ChipOptions: ParsableArguments {
     /// --address, else the named part's first address, else the LIS302DL's.
     var resolvedAddress: UInt8 { address.flatMap(parseAddress) ?? profile?.addresses[0] ?? 0x1C }
 
+    /// acceld's model (`ChipModel.Imperfections.board`), with what the
+    /// options change.
     var imperfections: ChipModel.Imperfections {
-        var imperfections = ChipModel.Imperfections()
+        var imperfections = ChipModel.Imperfections.board
         imperfections.noise = modelNoise
         if let offset = modelOffset.flatMap(parseVector) { imperfections.offset = offset }
         if let gain = modelGain.flatMap(parseVector) { imperfections.sensitivityError = gain - Vector3(1, 1, 1) }

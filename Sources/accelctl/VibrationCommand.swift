@@ -21,7 +21,7 @@ struct VibrationCommand: ParsableCommand {
               accelctl vibration                                 # the live view
               accelctl vibration --window 2 --class II --scale linear
               accelctl vibration --count 10 | tee windows.log    # a line per window
-              accelctl vibration --json --bins 256               # the messages as acceld sent them
+              accelctl vibration --json --bins 256               # acceld's messages
             """
     )
 

@@ -57,6 +57,8 @@ struct WatchCommand: ParsableCommand {
                         state.user = frame.user ?? .zero
                         state.pitch = frame.pitch ?? 0
                         state.roll = frame.roll ?? 0
+                        state.yaw = frame.yaw
+                        state.rotationRate = frame.rotationRate.map { $0 * (180 / .pi) }
                         state.seq = Int(frame.seq)
                     case .event(.orientation(let change)):
                         state.orientation = change.orientation.rawValue
@@ -85,12 +87,19 @@ struct WatchCommand: ParsableCommand {
             }
             if terminal.quitRequested(waitingMilliseconds: keyWaitMilliseconds) { break }
         }
+        terminal.restore()
+        terminal.endAsSignalled()
     }
 }
 
+/// The signal that ended the view (SIGINT, SIGTERM, SIGHUP), set by the
+/// handler and read by the loop: the handler itself does nothing else.
+nonisolated(unsafe) private var endingSignal: sig_atomic_t = 0
+
 /// The terminal in raw mode for the live view: no echo, no line buffering,
 /// keys read one at a time (q and Ctrl-C quit), cursor hidden, and all of
-/// it restored on the way out.
+/// it restored on the way out, also when a signal ends it (`timeout`,
+/// `kill`, or Ctrl-C where standard input is not the terminal).
 final class Terminal {
     private var saved = termios()
     private let isTerminal = isatty(0) != 0
@@ -98,6 +107,13 @@ final class Terminal {
     private var restored = false
 
     init() {
+        // Caught before the cursor is hidden, so that no signal can end
+        // the view between the two.
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { endingSignal = $0 }
+            sigaction(number, &action, nil)  // no SA_RESTART: the wait in poll ends
+        }
         if isTerminal {
             tcgetattr(0, &saved)
             var raw = saved
@@ -125,14 +141,23 @@ final class Terminal {
     /// would return at once for ever: it is left alone and the wait is a
     /// sleep, and only a signal ends the view.
     func quitRequested(waitingMilliseconds: Int32) -> Bool {
+        if endingSignal != 0 { return true }
         var pfd = pollfd(fd: inputOpen ? 0 : -1, events: Int16(POLLIN), revents: 0)
-        guard poll(&pfd, 1, waitingMilliseconds) > 0 else { return false }
+        guard poll(&pfd, 1, waitingMilliseconds) > 0 else { return endingSignal != 0 }
         var byte: UInt8 = 0
         guard read(0, &byte, 1) == 1 else {
             inputOpen = false
             return isTerminal
         }
         return byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") || byte == 3
+    }
+
+    /// After `restore`: a view a signal ended dies of it, as it would
+    /// have without the handler, so that its parent sees why.
+    func endAsSignalled() {
+        guard endingSignal != 0 else { return }
+        signal(endingSignal, SIG_DFL)
+        raise(endingSignal)
     }
 
     func restore() {

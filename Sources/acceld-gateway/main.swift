@@ -85,7 +85,7 @@ struct GatewayCommand: ParsableCommand {
         if http { settings.http = true }
         if metrics { settings.metrics = true }
         if let listen {
-            guard GatewaySettings.endpoint(listen) != nil else { fail("--listen '\(listen)' is not host:port, such as 127.0.0.1:8080", code: 64) }
+            if let problem = GatewaySettings.endpointProblem(listen, example: "127.0.0.1:8080") { fail("--listen \(problem)", code: 64) }
             settings.listen = listen
         }
         settings.serverNames += serverNames.map { $0.lowercased() }
@@ -99,7 +99,7 @@ struct GatewayCommand: ParsableCommand {
         }
         if mqtt { settings.mqtt.enabled = true }
         if let mqttBroker {
-            guard GatewaySettings.endpoint(mqttBroker) != nil else { fail("--mqtt-broker '\(mqttBroker)' is not host:port, such as broker.lan:1883", code: 64) }
+            if let problem = GatewaySettings.endpointProblem(mqttBroker, example: "broker.lan:1883") { fail("--mqtt-broker \(problem)", code: 64) }
             settings.mqtt.broker = mqttBroker
         }
         if let mqttBoard { settings.mqtt.board = mqttBoard }

@@ -14,7 +14,7 @@ struct Acceld: ParsableCommand {
             Examples:
               acceld --simulate --socket /tmp/acceld.sock # the daemon on the chip model
               acceld --config /etc/acceld/acceld.conf     # the daemon on a real chip
-              acceld sample --simulate tour --seconds 3   # converted samples from the chip model
+              acceld sample --simulate tour --seconds 3   # the chip model's samples
               acceld sample --bus 1 --address 0x1c        # the same from a real chip
               acceld replay fall.csv --rate 400           # a recording through the pipeline
             """,

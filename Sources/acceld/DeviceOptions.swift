@@ -83,6 +83,9 @@ struct DeviceOptions: ParsableArguments {
         if let interruptPin { settings.interruptPin = ChipProfile.InterruptPin(rawValue: interruptPin.lowercased())! }
         // A simulation plays the LIS302DL unless told otherwise.
         if simulate != nil && settings.part == nil { settings.part = ChipProfile.lis302dl.name }
+        if simulate != nil, let address, let problem = settings.profile?.simulatedAddressProblem(parseAddress(address)!) {
+            throw ValidationError(problem)
+        }
         if let profile = settings.profile, let (key, reason) = settings.problem(on: profile) {
             throw ValidationError("--\(key): \(reason)")
         }

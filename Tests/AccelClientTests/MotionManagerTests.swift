@@ -260,6 +260,10 @@ struct MotionManagerTests {
         _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
         close(fd)
         #expect(throws: ClientError.refused(stale)) { try DaemonConnection(path: stale) }
+        // A file that is no socket at all is not called a stale socket.
+        let regular = try temporaryFile("not a socket\n", name: "regular.sock")
+        #expect(throws: ClientError.notASocket(regular)) { try DaemonConnection(path: regular) }
+        #expect(ClientError.notASocket(regular).description.hasPrefix("\(regular) is not a socket") && ClientError.notASocket(regular).exitCode == 69)
         #expect(!MotionManager(socketPath: stale).isAccelerometerAvailable)
     }
 

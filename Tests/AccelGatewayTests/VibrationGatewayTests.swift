@@ -66,6 +66,14 @@ struct VibrationGatewayTests {
         #expect(["off", "idle", "running"].allSatisfy { gone[#"acceld_machine_state{state="\#($0)"}"#] == "0.0" }, "acceld away: no state claimed")
     }
 
+    @Test("with [gateway] vibration off, /metrics has no vibration or machine series at all, not NaN gauges")
+    func noGaugesWhenOff() throws {
+        let metrics = GatewayMetrics(vibration: false)
+        metrics.record([.message(line: [], .vibration(try vibrationWindow()))])
+        let names = exposition(metrics).keys
+        #expect(!names.isEmpty && !names.contains { $0.hasPrefix("acceld_vibration_") || $0.hasPrefix("acceld_machine_") }, "\(names.sorted())")
+    }
+
     @Test("the watch: vibration and machine only from a protocol-3 daemon, and only when asked for")
     func watchByProtocol() {
         let windows = VibrationWatch(window: 1, overlap: 0.5, spectrumBins: 256)

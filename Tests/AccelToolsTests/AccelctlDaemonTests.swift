@@ -108,8 +108,8 @@ struct AccelctlDaemonTests {
         // 4 s by accelctl's clock: at least 3 s of the chip's, whatever a
         // starved host lost (each lost sample accounted for, below).
         #expect(trace.duration > 3, "\(trace.count) rows over \(trace.duration) s")
-        expectEverySampleAccounted(trace, period: 0.01 / 1.01)  // acceld --simulate runs the model 1 % fast
-        let replay = try accelctl(["replay", file, "--events-only"])
+        expectEverySampleAccounted(trace, period: modelPeriodAt100Hz)
+        let replay = try acceld(["replay", file, "--events-only"])
         #expect(replay.stdout.contains("\"class\":\"shake\""), "\(replay.stdout)")
     }
 

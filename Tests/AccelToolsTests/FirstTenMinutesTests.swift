@@ -42,6 +42,16 @@ struct FirstTenMinutesTests {
         }
     }
 
+    @Test("--address the simulated part cannot strap to is a usage error, for acceld and accelctl; its own addresses are taken")
+    func simulatedAddress() throws {
+        for result in [try acceld(["--simulate", "rest", "--address", "0x20"]), try accelctl(["dump", "--simulate", "rest", "--address", "0x20"])] {
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(result.stderr.contains("--address 0x20: the chip model plays the LIS302DL, which answers at 0x1c or 0x1d only"), "\(result.stderr)")
+        }
+        let own = try accelctl(["dump", "--simulate", "rest", "--part", "LIS3DH", "--address", "0x19"])
+        #expect(own.status == 0, "\(own.stderr)")
+    }
+
     @Test("the parts are listed 3-axis then six-axis, each alphabetical, every alias beside its part")
     func partsInOrder() {
         #expect(ChipProfile.partNames == ["H3LIS331DL", "LIS2DH12", "LIS302DL", "LIS331DL", "LIS331DLH", "LIS331HH", "LIS3DH", "LIS3DSH",
@@ -56,6 +66,21 @@ struct FirstTenMinutesTests {
         let config = try acceld(["--config", "/nonexistent/acceld.conf"])
         #expect(config.stderr.contains("/nonexistent/acceld.conf: cannot read the configuration file (No such file or directory)"), "\(config.stderr)")
         #expect(!config.stderr.contains(":0:"))
+    }
+
+    @Test("a program given as --config is refused as binary, and none of its bytes reach the terminal")
+    func binaryConfiguration() throws {
+        let result = try acceld(["--config", "/bin/ls", "--simulate"])
+        #expect(result.status == 78 && result.stderr.contains("/bin/ls: is not a configuration file: it holds binary data"), "\(result.stderr)")
+        #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "control characters: \(result.stderr.debugDescription)")
+    }
+
+    @Test("a socket in a folder whose own folder is missing names that folder, and no option the user already gave")
+    func socketFolderMissing() throws {
+        let result = try acceld(["--simulate", "rest", "--socket", "/tmp/acceld-no-such-folder-\(getpid())/sub/acceld.sock"])
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("the folder /tmp/acceld-no-such-folder-\(getpid())/sub cannot be made"), "\(result.stderr)")
+        #expect(!result.stderr.contains("pass --socket PATH"), "\(result.stderr)")
     }
 
     @Test("acceld --help shows the daemon's own options after the subcommands")
@@ -99,6 +124,27 @@ struct FirstTenMinutesTests {
         let height = figure(replayLines, /"class":"freefall"[^}]*"phase":"end"[^}]*"height":([0-9.]+)/)
         #expect(height != nil && figure(state.events, /free fall over: [0-9.]+ s, about ([0-9.]+) m/).map { abs(Double($0)! - Double(height!)!) < 0.015 } == true,
                 "replay's fall \(height ?? "none"), watch's \(state.events)")
+    }
+
+    @Test("watch --direct on a six-axis part shows its rotation rate and yaw; on a 3-axis part neither")
+    func directSixAxis() throws {
+        for (profile, gyroscope) in [(ChipProfile.named("LSM6DSO")!, true), (.lis302dl, false)] {
+            let time = VirtualTime()
+            let model = ChipModel(profile: profile, motion: MotionScript.named("tour")!, time: time)
+            let driver = try Accelerometer(bus: model, time: time)
+            try driver.configure(driver.defaultConfiguration())
+            var reader = DirectReader(driver: driver, time: time)
+            var state = WatchState()
+            var fastest = 0.0
+            while time.seconds < 6 {
+                reader.readReady(into: &state, clock: .sinceStart(0))
+                fastest = max(fastest, state.rotationRate?.magnitude ?? 0)
+                time.sleep(nanoseconds: UInt64(reader.keyWaitMilliseconds) * 1_000_000)
+            }
+            #expect((state.yaw != nil) == gyroscope && (state.rotationRate != nil) == gyroscope, "\(profile.name)")
+            // The tour turns the board face by face: tens of °/s, not rad/s.
+            #expect(!gyroscope || fastest > 20, "\(profile.name): fastest \(fastest) °/s")
+        }
     }
 
     @Test("watch --direct reads every sample the chip makes, at 100 and 400 Hz", arguments: [100, 400])

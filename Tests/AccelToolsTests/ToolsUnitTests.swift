@@ -4,6 +4,7 @@ import AccelCore
 import AccelDriver
 import AccelMotion
 import AccelParts
+import AccelProtocol
 @testable import AccelTools
 import Foundation
 #if canImport(FoundationXML)
@@ -136,7 +137,7 @@ struct ProbeTests {
         let findings = Probe.scan(buses: ["/dev/i2c-9"]) { bus, address in throw BusError.noAnswer(path: bus, address: address) }
         #expect(findings.isEmpty)
         let verdict = Probe.verdict(findings, buses: ["/dev/i2c-9"]) { _, _ in "" }
-        #expect(!verdict.found)
+        #expect(verdict.exitCode == 68)
         #expect(verdict.text.contains("nothing answered at 0x18, 0x19, 0x1c, 0x1d, 0x6a, 0x6b on /dev/i2c-9"))
         #expect(verdict.text.contains("SDO strap"))
     }
@@ -158,7 +159,7 @@ struct ProbeTests {
             return FakeChip(0x44)
         }
         #expect(findings.count == 1 && findings[0].part == nil && findings[0].note?.contains("LIS2DW12") == true)
-        #expect(Probe.verdict(findings, buses: ["/dev/i2c-1"]) { _, _ in "" }.found == false)
+        #expect(Probe.verdict(findings, buses: ["/dev/i2c-1"]) { _, _ in "" }.exitCode == 65, "docs/ERRORS.md: a WHO_AM_I acceld does not drive")
     }
 
     @Test("a shared WHO_AM_I names every candidate and asks for --part; two chips on one bus are both found")
@@ -173,9 +174,29 @@ struct ProbeTests {
         #expect(findings.map(\.part) == ["LIS3DH or LIS2DH12", "LIS302DL/LIS331DL"])
         #expect(findings[0].note?.contains("--part") == true)
         let verdict = Probe.verdict(findings, buses: ["/dev/i2c-1"]) { _, address in "accelctl selftest --address \(hex(address))" }
-        #expect(verdict.found)
+        #expect(verdict.exitCode == 0)
         #expect(verdict.text.contains("LIS3DH or LIS2DH12 at 0x18 on /dev/i2c-1: run accelctl selftest --address 0x18 --part LIS3DH|LIS2DH12"))
         #expect(verdict.text.contains("LIS302DL/LIS331DL at 0x1c"))
+    }
+
+    @Test("a part named with --part that shares the WHO_AM_I found is the answer, with nothing more to name")
+    func namedPart() {
+        let findings = Probe.scan(buses: ["/dev/i2c-1"], named: .named("LIS3DH")) { bus, address in
+            guard address == 0x18 else { throw BusError.noAnswer(path: bus, address: address) }
+            return FakeChip(0x33)
+        }
+        #expect(findings.map(\.part) == ["LIS3DH"] && findings[0].note == nil)
+    }
+
+    @Test("no bus at all, or a missing one, is 69 (docs/ERRORS.md), with the chip model as the way on; a denied one 77")
+    func missingBus() {
+        let none = Probe.verdict([], buses: []) { _, _ in "" }
+        #expect(none.exitCode == 69 && none.text.contains("accelctl probe --simulate"), "\(none.text)")
+        for (error, code) in [(BusError.noSuchBus(path: "/dev/i2c-3"), Int32(69)), (.permissionDenied(path: "/dev/i2c-3"), 77)] {
+            let findings = Probe.scan(buses: ["/dev/i2c-3"]) { _, _ in throw error }
+            #expect(findings.count == 1, "one line for the bus, not one per address")
+            #expect(Probe.verdict(findings, buses: ["/dev/i2c-3"]) { _, _ in "" }.exitCode == code)
+        }
     }
 }
 
@@ -290,6 +311,28 @@ struct WatchScreenTests {
         let zBar = lines.first { $0.hasPrefix("z") }!
         let right = zBar.split(separator: "|")[1]
         #expect(abs(right.filter { $0 == "#" }.count - (right.count - 1) / 2) <= 1)
+        #expect(!lines.contains { $0.contains("yaw") || $0.contains("rotation") }, "a 3-axis part: nothing of a gyroscope")
+    }
+
+    @Test("a six-axis part's view adds the rotation rate in °/s and yaw in °, still on 80x24")
+    func sixAxis() {
+        var state = WatchState()
+        state.rotationRate = Vector3(12.34, -0.5, 90)
+        state.yaw = -45.25
+        let lines = WatchScreen.render(state)
+        #expect(lines.count == 24 && lines.allSatisfy { $0.count <= 80 })
+        #expect(lines.contains("rotation   x +12.3  y  -0.5  z +90.0 °/s"), "\(lines)")
+        #expect(lines.contains { $0.contains("roll  +0.0°   yaw -45.") }, "\(lines)")
+    }
+
+    @Test("events shows a six-axis frame's yaw and rotation rate in degrees, and a 3-axis frame without them")
+    func frameText() {
+        var frame = FrameMessage(seq: 7, t: 1, acceleration: Vector3(0, 0, 1), pitch: 1, roll: 2)
+        #expect(!describe(.frame(frame), clock: .sinceStart(0)).contains("yaw"))
+        frame.yaw = 12.5
+        frame.rotationRate = Vector3(0, 0, .pi / 2)
+        let text = describe(.frame(frame), clock: .sinceStart(0))
+        #expect(text.hasSuffix("pitch 1.0° roll 2.0° yaw 12.5° rotation x 0.0 y 0.0 z 90.0 °/s"), "\(text)")
     }
 }
 

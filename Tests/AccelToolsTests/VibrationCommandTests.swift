@@ -24,9 +24,10 @@ struct VibrationCommandTests {
         // the motor running (and confirmed for three windows) from about 4 s.
         let result = try accelctl(["vibration", "--socket", daemon.socketPath, "--count", "16", "--seconds", "120"])
         #expect(result.status == 0, "\(result.stderr)")
-        let windows = result.stdout.split(separator: "\n").filter { $0.hasPrefix("t ") }
+        // Each window's line starts with its local time, as events' do.
+        let windows = result.stdout.split(separator: "\n").filter { $0.firstMatch(of: #/^\d\d:\d\d:\d\d\.\d{3} /#) != nil }
         #expect(windows.count == 16, "\(result.stdout)")
-        let running = windows.filter { $0.split(separator: " ")[2] == "running" }
+        let running = windows.filter { $0.split(separator: " ")[1] == "running" }
         #expect(!running.isEmpty, "the motor starts 2 s in: \(result.stdout)")
         for line in running {
             let words = line.split(separator: " ")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 
@@ -67,5 +69,30 @@ def run_demo(runner: Runner) -> None:
         rest = demo.stdout.read() or ""
         check(demo.returncode == 0 and "demo: stopped" in rest and not page_answers(),
               f"Ctrl-C ends the demo cleanly and takes the page down (exit {demo.returncode})")
+        last = [l for l in rest.splitlines() if l.strip()]
+        check(bool(last) and last[-1] == "demo: stopped",
+              f"'demo: stopped' is the demo's last word, after its client's (it ended with {last[-3:]})")
     finally:
         Runner.stop(demo)
+    run_demo_port_taken(runner)
+
+
+def run_demo_port_taken(runner: Runner) -> None:
+    """With the page's port taken the demo runs without the page, and
+    --seconds still ends it with 0 and nothing left behind; on a terminal
+    the build's counter is cleared before each "built" line."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    with tempfile.TemporaryDirectory(prefix="acceld-demo-tmp-") as scratch, taken:
+        env = dict(runner.env, DEMO_PORT=str(taken.getsockname()[1]), TMPDIR=scratch)
+        # script(1) gives the demo a terminal, as a person's.
+        run = subprocess.run(["script", "-qefc", "scripts/demo.sh --seconds 3 rest", "/dev/null"], cwd=REPO, env=env,
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=900)
+        out = run.stdout
+        check("demo: no live page:" in out and "--listen" in out,
+              f"with its port taken the demo says so, naming the way to another port ({out[-300:]!r})")
+        check(run.returncode == 0, f"a --seconds run with no page ends with exit 0 (exit {run.returncode})")
+        check(os.listdir(scratch) == [], f"it leaves no temporary folder behind ({os.listdir(scratch)})")
+        check(re.search(r"\r(?!\x1b\[K)demo:", out) is None,
+              "on a terminal the build counter's line is cleared before 'demo: ... built'")

@@ -12,7 +12,7 @@ from runner import PAGES, REPO, Runner, check
 PROGRAMS = {"acceld", "accelctl", "acceld-gateway", "acceld-sensorproxy"}
 SUBCOMMANDS = {
     "acceld": {"run", "sample", "replay"},
-    "accelctl": {"probe", "dump", "selftest", "calibrate", "rate", "watch", "events", "status", "record", "replay",
+    "accelctl": {"probe", "dump", "selftest", "calibrate", "rate", "watch", "events", "status", "record",
                  "plot", "configure", "poll", "zero", "vibration"},
 }
 
@@ -21,7 +21,8 @@ def help_text(runner: Runner, program: str, subcommand: str | None, cache: dict)
     key = (program, subcommand)
     if key not in cache:
         argv = [f"{REPO}/.build/debug/{program}"] + ([subcommand] if subcommand else []) + ["--help"]
-        cache[key] = subprocess.run(argv, capture_output=True, text=True, env=runner.env, timeout=60).stdout
+        # 80 columns, a terminal's default, whatever this one is.
+        cache[key] = subprocess.run(argv, capture_output=True, text=True, env=dict(runner.env, COLUMNS="80"), timeout=60).stdout
     return cache[key]
 
 
@@ -45,7 +46,7 @@ def invocations(text: str):
 
 def run_help(runner: Runner) -> None:
     cache: dict = {}
-    for page in PAGES + ["docs/ERRORS.md", "docs/CONFIG.md", "docs/DRIVER.md"]:
+    for page in PAGES + ["docs/CONFIG.md", "docs/DRIVER.md"]:
         missing = []
         for program, sub, options in invocations((REPO / page).read_text()):
             text = help_text(runner, program, sub, cache)
@@ -61,3 +62,10 @@ def run_help(runner: Runner) -> None:
                       if 0 < len(a) < 55 and not a.startswith(" ") and not a.endswith(":") and b[:1].islower()]
             check(bool(text) and not broken, f"{program}{' ' + sub if sub else ''} --help wraps its sentences"
                   + (f" (broken after: {broken[:2]})" if broken else ""))
+            # An example, a command line, that did not fit in 80 columns:
+            # its rest lands unindented on the next line.
+            spilled = [a for a, b in zip(lines, lines[1:])
+                       if re.match(r"\s*(Example: )?(acceld|accelctl)", a) and b[:1] and not b[:1].isspace() and not b.endswith(":")
+                       and not re.match(r"[A-Z]", b)]
+            check(not spilled, f"{program}{' ' + sub if sub else ''} --help's examples each fit in 80 columns"
+                  + (f" (spilled after: {spilled[:2]})" if spilled else ""))

@@ -43,7 +43,7 @@ final class InProcessDaemon {
          wakeOnMotion: WakeOnMotion? = nil) throws {
         QuietDaemonLogs.install()
         let time = self.time
-        let model = ChipModel(profile: part, motion: motion, time: time, imperfections: Daemon.simulatedImperfections,
+        let model = ChipModel(profile: part, motion: motion, time: time, imperfections: .board,
                               location: "chip model")
         self.model = model
         let configuration = DeviceConfiguration(range: range, rate: rate, mode: mode, interruptPin: interrupt ? .int1 : nil)

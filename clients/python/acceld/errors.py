@@ -14,6 +14,7 @@ class DaemonNotRunning(AcceldError, FileNotFoundError):
 
     def __init__(self, path: str, detail: str = "no such socket"):
         self.path = path
+        self.detail = detail
         super().__init__(
             f"acceld is not running at {path} ({detail}): start it with "
             f"'sudo systemctl start acceld.socket', or give the socket it was started with "

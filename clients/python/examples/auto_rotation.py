@@ -10,7 +10,6 @@ and unknown keep the last rotation, as a phone does.
     acceld --simulate tour --socket /tmp/acceld.sock &
     python3 auto_rotation.py --socket /tmp/acceld.sock
 """
-import argparse
 import os
 import sys
 
@@ -19,12 +18,13 @@ try:
 except ImportError:                      # run from a checkout without pip install
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import acceld
+from acceld.cli import ArgumentParser, run    # exit codes and messages as acceld's tools give them
 
 ROTATION = {"portrait": 0, "landscapeLeft": 90, "portraitUpsideDown": 180, "landscapeRight": 270}
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--socket", default=acceld.default_socket())
     parser.add_argument("--seconds", type=float, help="stop after this many seconds")
     parser.add_argument("--count", type=int, help="stop after this many rotations")
@@ -54,9 +54,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        pass
-    except acceld.AcceldError as e:
-        sys.exit(f"auto_rotation: {e}")
+    run(main, "auto_rotation")  # no daemon: 69, a usage error: 64 (docs/ERRORS.md)

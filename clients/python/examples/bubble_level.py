@@ -9,7 +9,6 @@ level is redrawn in place; piped, each update is printed below the last.
     acceld --simulate tour --socket /tmp/acceld.sock &
     python3 bubble_level.py --socket /tmp/acceld.sock
 """
-import argparse
 import os
 import sys
 
@@ -18,6 +17,7 @@ try:
 except ImportError:                      # run from a checkout without pip install
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import acceld
+from acceld.cli import ArgumentParser, run    # exit codes and messages as acceld's tools give them
 
 WIDTH, HEIGHT = 21, 7
 
@@ -43,7 +43,7 @@ def draw(pitch, roll, full_scale):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--socket", default=acceld.default_socket())
     parser.add_argument("--rate", type=float, default=10, help="updates per second (default 10)")
     parser.add_argument("--scale", type=float, default=10, help="degrees at the edge of the level (default 10)")
@@ -73,9 +73,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        pass
-    except acceld.AcceldError as e:
-        sys.exit(f"bubble_level: {e}")
+    run(main, "bubble_level")  # no daemon: 69, a usage error: 64 (docs/ERRORS.md)

@@ -11,7 +11,6 @@ sequence is written as a comment.
     python3 data_logger.py --socket /tmp/acceld.sock --seconds 10 --output run.csv
     acceld replay run.csv --events-only
 """
-import argparse
 import os
 import sys
 
@@ -20,10 +19,11 @@ try:
 except ImportError:                      # run from a checkout without pip install
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import acceld
+from acceld.cli import ArgumentParser, run    # exit codes and messages as acceld's tools give them
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--socket", default=acceld.default_socket())
     parser.add_argument("--output", "-o", help="the CSV file (default: standard output)")
     parser.add_argument("--rate", type=float, help="frames per second (default: every sample)")
@@ -70,9 +70,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        pass
-    except acceld.AcceldError as e:
-        sys.exit(f"data_logger: {e}")
+    run(main, "data_logger")  # no daemon: 69, a usage error: 64 (docs/ERRORS.md)

@@ -8,7 +8,6 @@ ring prints a line (and, with --bell, rings the terminal's bell).
     acceld --simulate shake --socket /tmp/acceld.sock &
     python3 shake_to_ring.py --socket /tmp/acceld.sock --bell
 """
-import argparse
 import os
 import sys
 import time
@@ -18,10 +17,11 @@ try:
 except ImportError:                      # run from a checkout without pip install
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import acceld
+from acceld.cli import ArgumentParser, run    # exit codes and messages as acceld's tools give them
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--socket", default=acceld.default_socket())
     parser.add_argument("--min-interval", type=float, default=1.0, help="seconds between rings (default 1)")
     parser.add_argument("--bell", action="store_true", help="ring the terminal's bell too")
@@ -57,9 +57,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        pass
-    except acceld.AcceldError as e:
-        sys.exit(f"shake_to_ring: {e}")
+    run(main, "shake_to_ring")  # no daemon: 69, a usage error: 64 (docs/ERRORS.md)

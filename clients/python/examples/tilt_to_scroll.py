@@ -10,7 +10,6 @@ changes; on a terminal it redraws the viewport.
     acceld --simulate tour --socket /tmp/acceld.sock &
     python3 tilt_to_scroll.py --socket /tmp/acceld.sock [--file README.md]
 """
-import argparse
 import os
 import sys
 
@@ -19,6 +18,7 @@ try:
 except ImportError:                      # run from a checkout without pip install
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     import acceld
+from acceld.cli import ArgumentParser, run    # exit codes and messages as acceld's tools give them
 
 DEAD_ZONE = 5.0          # degrees of tilt that do nothing
 LINES_PER_DEGREE = 0.5   # lines per second for each degree beyond the dead zone
@@ -33,7 +33,7 @@ def velocity(pitch):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--socket", default=acceld.default_socket())
     parser.add_argument("--file", help="the text to scroll (default: 200 numbered lines)")
     parser.add_argument("--height", type=int, default=8, help="lines in the viewport (default 8)")
@@ -76,9 +76,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        pass
-    except acceld.AcceldError as e:
-        sys.exit(f"tilt_to_scroll: {e}")
+    run(main, "tilt_to_scroll")  # no daemon: 69, a usage error: 64 (docs/ERRORS.md)

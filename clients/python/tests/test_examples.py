@@ -2,7 +2,9 @@
 """Each example for a few seconds against acceld --simulate, and what it prints."""
 import csv
 import json
+import os
 import re
+import socket
 import subprocess
 import sys
 
@@ -135,3 +137,55 @@ def test_the_first_ten_lines(start_daemon, document, heading):
     assert len(lines) >= 5, err
     assert all(re.match(r"pitch\s+[+-]\d+\.\d\s+roll\s+[+-]\d+\.\d\s+acc Vector\(x=", line) or line.startswith("now ")
                for line in lines), out
+
+
+ALL_EXAMPLES = sorted(p.name for p in EXAMPLES.glob("*.py"))
+
+
+def run_failing(example, *args):
+    """Runs an example that should fail: (exit code, stdout, stderr); no ACCELD_SOCKET from the caller."""
+    env = {k: v for k, v in os.environ.items() if k != "ACCELD_SOCKET"}
+    done = subprocess.run([sys.executable, str(EXAMPLES / example), *args], capture_output=True, text=True,
+                          timeout=30, cwd=EXAMPLES, env=env)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("stale", [False, True], ids=["no-socket", "stale-socket"])
+@pytest.mark.parametrize("example", ALL_EXAMPLES)
+def test_an_example_without_a_daemon_exits_69_and_says_what_to_do(example, stale, workdir):
+    """Issue 51: the Swift tools exit 69 (EX_UNAVAILABLE, docs/ERRORS.md) when
+    acceld is not running, the examples exited 1; now 69 too, with one
+    paragraph that says what was wrong and what to do."""
+    assert len(ALL_EXAMPLES) >= 5
+    path = workdir / "nobody.sock"
+    if stale:                                      # a socket file nobody listens on (acceld killed)
+        with socket.socket(socket.AF_UNIX) as s:
+            s.bind(str(path))
+    code, out, err = run_failing(example, "--socket", str(path), "--seconds", "1")
+    assert code == 69, f"{example} exited {code}: {err}"
+    name = example[:-3]
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err                                        # one paragraph, no traceback
+    message = lines[0]
+    assert message.startswith(f"{name}: acceld is not running at {path} ("), message
+    assert ("the socket exists but nothing listens on it" if stale else "no such socket") in message
+    assert "sudo systemctl start acceld.socket" in message              # what to do: start it,
+    assert "--socket PATH" in message and "ACCELD_SOCKET" in message    # or point the example at it
+    assert "Traceback" not in err and out == ""
+
+
+@pytest.mark.parametrize("example", ALL_EXAMPLES)
+def test_an_example_given_a_bad_option_exits_64(example, workdir):
+    """A usage error exits 64 (EX_USAGE), as acceld's tools do, not argparse's 2."""
+    code, out, err = run_failing(example, "--socket", str(workdir / "nobody.sock"), "--no-such-option")
+    assert code == 64, f"{example} exited {code}: {err}"
+    assert err.startswith("usage: ") and "unrecognized arguments: --no-such-option" in err, err
+    code, _, err = run_failing(example, "--seconds", "soon")               # a bad value, before any connection
+    assert code == 64, f"{example} exited {code}: {err}"
+    assert "argument --seconds: invalid float value: 'soon'" in err, err
+
+
+@pytest.mark.parametrize("example", ALL_EXAMPLES)
+def test_an_examples_help_still_exits_0(example):
+    code, out, err = run_failing(example, "--help")
+    assert code == 0 and out.startswith("usage: ") and "--socket" in out, err

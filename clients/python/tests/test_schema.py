@@ -27,6 +27,9 @@ def validator(side):
 
 
 MESSAGE, REQUEST = validator("message"), validator("request")
+# The schema as published, as a program that reads docs/protocol.schema.json
+# would use it: the root, with the validator its $schema names.
+ROOT = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
 
 
 def problems(v, obj):
@@ -86,6 +89,51 @@ def test_what_the_description_lacks_is_found():
     assert problems(MESSAGE, {"class": "tap", "t": 1, "count": 3, "direction": "+z", "start": 0.5, "peak": 2})
     assert problems(MESSAGE, {"class": "shake", "t": 1, "phase": "end", "start": 0.5})          # no duration, peak
     assert problems(REQUEST, {"class": "configure"})                                           # nothing to change
+
+
+def session_lines():
+    """docs/PROTOCOL.md's lines, both sides: (side, object), the session's unknown class left out."""
+    text = (REPO / "docs" / "PROTOCOL.md").read_text()
+    requests = [json.loads(line) for line in re.findall(r"^→ (\{.*\})$", text, re.M)]
+    return ([("request", r) for r in requests if r["class"] != "frobnicate"]
+            + [("message", m) for m in protocol_messages()])
+
+
+def test_real_lines_validate_against_the_published_root():
+    """Issue 51: the root's oneOf refused every line valid on both sides,
+    a watch request and most watch replies among them ("is valid under each
+    of"); a line of either side must validate against the root as published."""
+    assert ROOT.META_SCHEMA["$id"].rstrip("#") == SCHEMA["$schema"].rstrip("#")
+    lines = session_lines() + [
+        ("request", {"class": "watch", "streams": ["frames"], "rate": 10}),
+        ("request", {"class": "watch", "streams": ["frames", "events", "device", "status"], "latency": 10}),
+        ("request", {"class": "watch"}), ("request", {"class": "unwatch"}), ("request", {"class": "status"}),
+        ("message", {"class": "watch", "streams": ["frames"], "rate": 10.0, "fields": ["acc", "attitude"]}),
+        ("message", {"class": "watch", "streams": []}),
+        ("message", json.loads(FakeDaemon.HELLO)),
+        ("message", {"class": "error", "code": "unknown-class", "message": "unknown request class", "request": "x"}),
+    ]
+    classes_seen = {obj["class"] for _, obj in lines}
+    assert {"watch", "hello", "status", "frame", "error", "poll", "device", "zero"} <= classes_seen
+    for side, obj in lines:
+        assert problems(MESSAGE if side == "message" else REQUEST, obj) == [], obj
+        assert problems(ROOT, obj) == [], obj
+
+
+def test_the_published_root_refuses_a_malformed_line():
+    for obj in [
+        {"class": "frobnicate"},                                              # an unknown class
+        {"class": "watch", "streams": ["frames", "nosuchstream"]},            # a stream that does not exist
+        {"class": "watch", "streams": ["frames"], "rate": "fast"},
+        {"class": "frame", "seq": 1, "t": 0.5, "acc": [0, 0, 1], "jerk": [0, 0, 0]},
+        {"class": "frame", "seq": -1, "t": 0.5},
+        {"class": "hello", "protocol": 3},                                    # no version, no device
+        {"class": "status", "uptime": 1},                                     # neither a request nor a reply
+        {"class": "error", "code": "oops", "message": "x"},
+        {"class": "configure"},                                               # nothing to change
+        {"streams": ["frames"]}, [], "watch", None,
+    ]:
+        assert problems(ROOT, obj), f"{obj!r} must not validate against the root"
 
 
 def test_the_library_has_a_field_for_every_described_property():
@@ -149,6 +197,7 @@ def test_the_librarys_requests_validate(start_daemon, monkeypatch):
     assert {r["class"] for r in sent} >= {"watch", "poll", "status", "device", "zero", "configure", "calibrate", "selftest"}
     for request in sent:
         assert problems(REQUEST, request) == [], request
+        assert problems(ROOT, request) == [], request
 
 
 @pytest.mark.parametrize("part", ["LIS3DH", "LSM6DSO"])
@@ -182,7 +231,10 @@ def test_every_line_a_running_daemon_writes_validates(start_daemon, part):
             for line in lines:
                 obj = json.loads(line)
                 assert problems(MESSAGE, obj) == [], line.decode()
+                assert problems(ROOT, obj) == [], line.decode()        # the schema as published, too
                 seen.add(obj["class"])
                 checked += 1
     assert expected <= seen, f"no {sorted(expected - seen)} within 60 s"
     assert checked >= len(expected)
+    for request in requests:                                           # what was sent, against the root
+        assert bool(problems(ROOT, request)) == (request["class"] == "frobnicate"), request
