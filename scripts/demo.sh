@@ -65,7 +65,7 @@ for product in acceld acceld-gateway accelctl; do
     [ -x .build/debug/$product ] || { echo "demo: the build of $product failed (the errors are above)" >&2; exit 1; }
 done
 
-scratch=$(mktemp -d)
+scratch=$(mktemp -d -t acceld-demo.XXXXXX)
 socket=$scratch/acceld.sock
 daemon="" gateway=""
 # The gateway may have ended already (port taken: exit 69): its status is

@@ -22,18 +22,29 @@ public enum InterruptWiring {
         /// between them is the line's own, whatever the host's scheduling
         /// did to the window's ends.
         public var span: Double?
+        /// Edges this probe itself cost: data ready is latched, so a read
+        /// k periods after an edge let k samples pass with the pin still
+        /// up (no edge); and edges the kernel queued but dropped, which its
+        /// sequence numbers show. The wiring is not to blame for these.
+        public var missedByProbe: Int
 
-        public init(pin: ChipProfile.InterruptPin, edges: Int, seconds: Double, rate: Int, span: Double? = nil) {
+        public init(pin: ChipProfile.InterruptPin, edges: Int, seconds: Double, rate: Int, span: Double? = nil, missedByProbe: Int = 0) {
             self.pin = pin
             self.edges = edges
             self.seconds = seconds
             self.rate = rate
             self.span = span
+            self.missedByProbe = missedByProbe
         }
 
-        public var edgesPerSecond: Double {
-            guard let span, edges >= 3, span > 0 else { return Double(edges) / seconds }
-            return Double(edges - 1) / span
+        public var edgesPerSecond: Double { perSecond(edges) }
+
+        /// The rate had the probe read every edge in time.
+        var explainedPerSecond: Double { perSecond(edges + missedByProbe) }
+
+        private func perSecond(_ count: Int) -> Double {
+            guard let span, edges >= 3, span > 0 else { return Double(count) / seconds }
+            return Double(count - 1) / span
         }
 
         /// The finding in words, with the line's description.
@@ -45,6 +56,9 @@ public enum InterruptWiring {
                 return "\(pin.label) reaches \(line), but \(figures): more than the chip makes (another chip's pin on the same line, or a line that rings)"
             }
             if measured < 0.85 * Double(rate) {
+                if explainedPerSecond >= 0.85 * Double(rate) {
+                    return "\(pin.label) reaches \(line): \(figures), but this probe read late (\(missedByProbe) edges lost to its own reads, a busy machine), not the wiring; set interrupt-pin = \(pin.rawValue), or probe again on a quieter machine for the figure"
+                }
                 return "\(pin.label) reaches \(line), but \(figures): edges go missing (a weak pull, a level shifter, or a line shared with something that holds it)"
             }
             return "\(pin.label) reaches \(line): \(figures), as it should; set interrupt-pin = \(pin.rawValue)"
@@ -68,17 +82,25 @@ public enum InterruptWiring {
             _ = try driver.read()
             _ = try line.wait(nanoseconds: 0)  // edges from before the routing do not count
             let start = time.nanoseconds, end = start + UInt64(seconds * 1e9)
-            var edges = 0
-            var first: UInt64?, last: UInt64?
+            var edges = 0, missedByProbe = 0
+            var first: UInt64?, last: UInt64?, sequence: UInt32?
             while time.nanoseconds < end {
                 let found = try line.wait(nanoseconds: min(3 * period, end - time.nanoseconds))
+                for edge in found {
+                    // A jump in the kernel's count: edges it queued and dropped.
+                    if let sequence { missedByProbe += max(Int(edge.sequence &- sequence) - 1, 0) }
+                    sequence = edge.sequence
+                }
                 edges += found.count
                 first = first ?? found.first?.instant
                 last = found.last?.instant ?? last
                 _ = try driver.read()
+                // Read k whole periods after the edge: k samples came while the pin stayed up.
+                if let edge = found.last, time.nanoseconds > edge.instant { missedByProbe += Int((time.nanoseconds - edge.instant) / period) }
             }
             let span = first.flatMap { first in last.map { Double($0 - first) / 1e9 } }
-            findings.append(Finding(pin: pin, edges: edges, seconds: Double(time.nanoseconds - start) / 1e9, rate: configuration.rate, span: span))
+            findings.append(Finding(pin: pin, edges: edges, seconds: Double(time.nanoseconds - start) / 1e9, rate: configuration.rate,
+                                    span: span, missedByProbe: missedByProbe))
         }
         return findings
     }

@@ -37,13 +37,15 @@ struct AccelctlDirectTests {
         #expect(result.status == 0, "\(result.stderr)")
         // The figure is the host's as much as the chip's: data ready is
         // latched, so a read that comes a period late misses an edge (a
-        // starved host once saw 95.9). What the user acts on is the verdict;
-        // the figure is exact on virtual time (InterruptWiringTests).
+        // starved host once saw 71.4). What the user acts on is the verdict:
+        // INT1, and a late probe said as such, never the wiring blamed; the
+        // figure is exact on virtual time (InterruptWiringTests).
         let int1 = result.stdout.split(separator: "\n").first { $0.contains("INT1 reaches the chip model's INT1: ") }
-        #expect(int1?.hasSuffix(" edges/s against the chip's 100 Hz, as it should; set interrupt-pin = int1") == true, "\(result.stdout)")
+        #expect(int1?.contains("set interrupt-pin = int1") == true && int1?.contains("weak pull") == false, "\(result.stdout)")
         let figure = int1.flatMap { $0.split(separator: ": ")[1].split(separator: " ").first }.flatMap { Double($0) }
         // The model's clock runs 1 % fast, as acceld's: 101 samples a second.
-        #expect(figure.map { (85...101.5).contains($0) } == true, "never more edges than the chip's samples: \(result.stdout)")
+        #expect(figure.map { $0 <= 101.5 } == true, "never more edges than the chip's samples: \(result.stdout)")
+        if int1?.contains("as it should") == true { #expect(figure.map { $0 >= 85 } == true, "\(result.stdout)") }
         let int2 = hasDataReadyOnInt2 ? "INT2 is wired nowhere: no edge on the chip model's INT1 in 0.5 s" : "INT2: the \(part) cannot put data ready on it; not tried"
         #expect(result.stdout.contains(int2), "\(result.stdout)")
     }

@@ -405,6 +405,39 @@ struct InterruptWiringTests {
         #expect(missing.verdict(line: "L").contains("edges go missing"))
     }
 
+    /// The model's line, read by a probe on a starved host: after every
+    /// other wait it is held up for `late` ns before it reads the chip.
+    final class LateReader: InterruptLine {
+        let line: InterruptLine, time: VirtualTime, late: UInt64
+        var waits = 0
+        init(_ line: InterruptLine, time: VirtualTime, late: UInt64) { (self.line, self.time, self.late) = (line, time, late) }
+        var description: String { line.description }
+        func wait(nanoseconds: UInt64) throws -> [Edge] {
+            let edges = try line.wait(nanoseconds: nanoseconds)
+            waits += 1
+            if waits % 2 == 0 && !edges.isEmpty { time.sleep(nanoseconds: late) }
+            return edges
+        }
+        func wake() { line.wake() }
+        func level() throws -> Bool { try line.level() }
+    }
+
+    @Test("a probe that read late says so, and blames neither the wiring nor the pull-up; a line that loses edges still is blamed")
+    func lateProbe() throws {
+        let time = VirtualTime()
+        let model = ChipModel(profile: .lis302dl, motion: MotionScript.rest(), time: time)
+        let driver = try Accelerometer(bus: model, time: time, part: .lis302dl)
+        let configuration = driver.defaultConfiguration()
+        let period = UInt64(1e9 / Double(configuration.rate))
+        let line = LateReader(SimulatedInterruptLine(model: model, pin: .int1, time: time), time: time, late: period * 5 / 2)
+        let int1 = try #require(try InterruptWiring.find(driver: driver, line: line, configuration: configuration, time: time).first)
+        #expect(int1.edgesPerSecond < 0.85 * Double(configuration.rate), "the starved probe saw few edges: \(int1)")
+        let verdict = int1.verdict(line: "L")
+        #expect(verdict.contains("this probe read late") && !verdict.contains("weak pull"), "\(verdict)")
+        let wiring = InterruptWiring.Finding(pin: .int1, edges: 40, seconds: 1, rate: 100, missedByProbe: 5)
+        #expect(wiring.verdict(line: "L").contains("edges go missing"), "what the probe's lateness does not explain is the line's")
+    }
+
     @Test("the rate is the edges' own, from their stamps: a window stretched by a late wake-up does not lower it")
     func rateFromStamps() {
         let late = InterruptWiring.Finding(pin: .int1, edges: 51, seconds: 0.62, rate: 100, span: 0.5)

@@ -93,6 +93,7 @@ def run_demo_port_taken(runner: Runner) -> None:
         check("demo: no live page:" in out and "--listen" in out,
               f"with its port taken the demo says so, naming the way to another port ({out[-300:]!r})")
         check(run.returncode == 0, f"a --seconds run with no page ends with exit 0 (exit {run.returncode})")
-        check(os.listdir(scratch) == [], f"it leaves no temporary folder behind ({os.listdir(scratch)})")
+        left = [name for name in os.listdir(scratch) if name.startswith("acceld-demo.")]
+        check(not left, f"it leaves no temporary folder behind ({left})")
         check(re.search(r"\r(?!\x1b\[K)demo:", out) is None,
               "on a terminal the build counter's line is cleared before 'demo: ... built'")
