@@ -4,7 +4,7 @@
 // Usage: AutoRotation [seconds]
 import AccelClient
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? .infinity
+let seconds = ExampleArguments.seconds(usage: "AutoRotation [seconds]: the rotation a display on the board should take")
 let manager = MotionManager()
 let rotating = Task {
     for await event in manager.events([.orientation]) {

@@ -9,7 +9,7 @@ import Synchronization
 import Glibc
 #endif
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? .infinity
+let seconds = ExampleArguments.seconds(usage: "BubbleLevel [seconds]: a bubble level drawn in the terminal")
 let manager = MotionManager()
 // Whether a sample ever came, and the last error: a run that never reached
 // acceld must not end as a success (exit 0) for the script that ran it.

@@ -5,7 +5,7 @@
 // Usage: DataLogger [seconds] > trace.csv
 import AccelClient
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? .infinity
+let seconds = ExampleArguments.seconds(usage: "DataLogger [seconds] > trace.csv: every frame as a row of a trace acceld replay reads")
 let manager = MotionManager()
 manager.accelerometerUpdateInterval = 0  // every sample the chip makes
 

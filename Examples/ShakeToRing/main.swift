@@ -3,7 +3,7 @@
 // Usage: ShakeToRing [seconds]
 import AccelClient
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? .infinity
+let seconds = ExampleArguments.seconds(usage: "ShakeToRing [seconds]: ring on each shake")
 let manager = MotionManager()
 let minimumInterval = 1.0
 let ringing = Task {

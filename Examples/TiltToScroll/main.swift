@@ -4,7 +4,7 @@
 // Usage: TiltToScroll [seconds]
 import AccelClient
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? .infinity
+let seconds = ExampleArguments.seconds(usage: "TiltToScroll [seconds]: tilt the board to scroll a list")
 let lines = (1...500).map { "line \($0)" }
 let manager = MotionManager()
 manager.accelerometerUpdateInterval = 0.05

@@ -87,6 +87,15 @@ struct ExamplesTests {
         #expect(result.stdout.hasSuffix("BubbleLevel: no sample arrived in 1.0 s: \(ClientError.noDaemon(socket))\n"), "\(result.stdout)")
     }
 
+    @Test("each example's --help is help (exit 0, no connection tried), and a word that is no number of seconds a usage error (64)",
+          arguments: ["AutoRotation", "BubbleLevel", "DataLogger", "ShakeToRing", "TiltToScroll"])
+    func help(example: String) throws {
+        let help = try run("/usr/bin/env", ["ACCELD_SOCKET=/nonexistent/acceld.sock", buildDirectory + "/" + example, "--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("Usage: \(example) [seconds]") && !help.stdout.contains("no sample"), "\(help.stdout)\(help.stderr)")
+        let wrong = try run(buildDirectory + "/" + example, ["soon"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("'soon' is not a number of seconds"), "\(wrong.stderr)")
+    }
+
     @Test("BubbleLevel run by a user the socket refuses: the handler's error says so, with what to do")
     func bubbleLevelNoPermission() throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
