@@ -26,8 +26,9 @@ the environment of the block's next lines, as in one shell.
 TEXT` feeds TEXT as standard input. A python block is one program: one
 line. A block that is not a program says `text: WHY`.
 
-docs/ERRORS.md carries `<!-- doc-test errors ... -->` with `CODE: COMMAND`
-(or `CODE: hardware: WHY`) for each exit code of its table.
+docs/ERRORS.md carries `<!-- doc-test errors ... -->` with `CODE: COMMAND
+  # prints TEXT` (or `CODE: hardware: WHY`) for each exit code of its
+tables: the command must exit CODE and say TEXT.
 
 Then every option a page names for one of the executables (in a block or
 in `inline code`) must appear in that executable's --help (of the
@@ -144,8 +145,11 @@ def run_errors(runner: Runner) -> None:
         if command.startswith("hardware:"):
             print(f"docs-test: SKIP: docs/ERRORS.md: exit {code} (hardware: {command[9:].strip()})")
             continue
-        ok, detail = runner.run(command, Expectation("exit", code=int(code)), "sh")
-        check(ok, f"docs/ERRORS.md: `{command}` exits {code}" + ("" if ok else f": {detail.strip()}"))
+        # The code and the message: a command's `# prints TEXT` says what it must say.
+        command, _, printed = command.partition("   # prints ")
+        check(bool(printed), f"docs/ERRORS.md: `{command}` says what it prints ('   # prints TEXT')")
+        ok, detail = runner.run(command, Expectation("exit", code=int(code), prints=[printed] if printed else []), "sh")
+        check(ok, f"docs/ERRORS.md: `{command}` exits {code}, saying '{printed}'" + ("" if ok else f": {detail.strip()}"))
         runner.end_block()
     check(listed <= covered, f"docs/ERRORS.md: every exit code of the table has a command or a hardware note (missing: {sorted(listed - covered)})")
 

@@ -131,6 +131,17 @@ struct GatewaySettingsTests {
         #expect(throws: ConfigurationError.self) { try Configuration(parsing: "[gateway]\nserver-names = http://board.local\n") }
     }
 
+    @Test("a port out of range is said as such, not as a malformed host:port")
+    func portOutOfRange() {
+        #expect(GatewaySettings.endpointProblem("127.0.0.1:80800", example: "127.0.0.1:8080")
+                == "'127.0.0.1:80800': port 80800 is out of range: a port is 1 to 65535, such as 127.0.0.1:8080")
+        #expect(GatewaySettings.endpointProblem("8080", example: "127.0.0.1:8080") == "'8080' is not host:port, such as 127.0.0.1:8080")
+        #expect(GatewaySettings.endpointProblem("[::1]:9000", example: "x") == nil)
+        do { _ = try Configuration(parsing: "[gateway]\nlisten = 127.0.0.1:80800\n") } catch {
+            #expect("\(error)".contains("port 80800 is out of range"), "\(error)")
+        }
+    }
+
     @Test("every face is off by default")
     func offByDefault() {
         let defaults = GatewaySettings()
