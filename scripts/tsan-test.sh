@@ -26,7 +26,7 @@ export TSAN_OPTIONS="log_path=$reports/report halt_on_error=0 history_size=4"
 # time the directory IIOBuffer lists scan_elements through, which then read
 # as empty, so no channel was enabled. LineClient's init now sets fd to -1
 # after that close.
-suites=${TSAN_SUITES:-"SamplerTests|SamplerPartsTests|InterruptSamplerTests|InterruptEndToEndTests|WakeOnMotionTests|WakeOnMotionInProcessTests|FlatCalibrationEndToEndTests|RequestHandlingTests|GyroscopeStartTests|SixAxisFIFOSamplerTests|IIOTests|IIOGyroscopeTests"}
+suites=${TSAN_SUITES:-"SamplerTests|SamplerPartsTests|SamplerOwnershipInProcessTests|InterruptSamplerTests|InterruptEndToEndTests|WakeOnMotionTests|WakeOnMotionInProcessTests|FlatCalibrationEndToEndTests|RequestHandlingTests|GyroscopeStartTests|SixAxisFIFOSamplerTests|IIOTests|IIOGyroscopeTests"}
 
 swift build --build-path "$build" --build-tests --sanitize=thread 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "tsan-test: the ThreadSanitizer build failed (its errors are above)" >&2; exit 1; }

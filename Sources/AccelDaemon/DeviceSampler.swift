@@ -13,8 +13,9 @@ import Dispatch
 /// when it was made; everything after that is its `publisher`'s, the same
 /// for every source, and so is written once below.
 ///
-/// Everything but `queue` is called on `queue` (the hub's `onSampler`),
-/// between two reads: the source's state is never touched from elsewhere.
+/// Everything but `queue` is called on `queue` (the hub's `onSampler`
+/// sends it there as a message), between two reads: the source's state is
+/// never touched from elsewhere, and the control side never waits for it.
 protocol DeviceSampler: AnyObject, Sendable {
     var queue: DispatchQueue { get }
     /// Numbers, counts and hands on what the source reads.

@@ -15,8 +15,11 @@ import Synchronization
 /// fan-out, which writes them to each client's socket. Everything else
 /// runs on the control queue: connections and their hello, requests
 /// (the RequestRouter), the FIFO latency policy, status, stuck clients.
-/// Whatever touches the chip is handed to the sampler's queue and waited
-/// for there (`onSampler`), so it runs between two reads.
+/// Whatever touches the chip is a message to the sampler's queue
+/// (`onSampler`), run there between two reads; its result comes back to
+/// the control queue as another message. The control side never waits for
+/// the sampler: while the chip turns on, self-tests or recovers, hello,
+/// status, the other clients' requests and the watchdog go on.
 /// A client's lines go to a `ClientSink`: its socket in the daemon, an
 /// in-memory sink in tests, which also give the hub a virtual clock
 /// (`now`) and play the once-a-second timer (`tick`) themselves.
@@ -57,12 +60,24 @@ final class Hub: @unchecked Sendable {
 
     var device: DeviceInfo { deviceInfo.withLock { $0 } }
 
-    /// Runs `work` on the sampler's queue, between two reads, and waits for
-    /// it: for what touches the chip or the sampler's state. Never called
-    /// from the sampler's queue, which never waits for this one.
-    func onSampler<T>(_ work: () throws -> T) rethrows -> T {
+    /// Runs `work` on the sampler's queue, between two reads, then hands
+    /// its result to `then` on the control queue: for what touches the chip
+    /// or the sampler's state. Requests reach the sampler in the order they
+    /// were sent, and their results come back in that order.
+    func onSampler<T>(_ work: @escaping () throws -> T, then: @escaping (Result<T, any Error>) -> Void) {
         dispatchPrecondition(condition: .onQueue(control))
-        return try sampler.queue.sync(execute: work)
+        // (Unchecked: `work` runs on the sampler's queue alone and `then` on
+        // the control queue alone; the result crosses once, handed over.)
+        let hop = ControlHop(work: work, then: then)
+        sampler.queue.async { [control] in
+            let done = hop.run()
+            control.async { done.finish() }
+        }
+    }
+
+    /// `work` on the sampler's queue, with nothing to answer.
+    func onSampler(_ work: @escaping () -> Void) {
+        onSampler(work, then: { _ in })
     }
 
     // MARK: Connections (control queue)
@@ -103,11 +118,22 @@ final class Hub: @unchecked Sendable {
         for line in session.lines.add(bytes) { handle(line, from: session) }
     }
 
+    /// The sampler answered the session's request: its waiting lines go on,
+    /// until one is with the sampler again.
+    func resume(_ session: Session) {
+        dispatchPrecondition(condition: .onQueue(control))
+        session.awaitingSampler = false
+        while !session.awaitingSampler, !session.heldLines.isEmpty, sessions[session.id] != nil {
+            handle(session.heldLines.removeFirst(), from: session)
+        }
+    }
+
     /// Requests that arrive from now on are dropped: the daemon is stopping.
     func stopServing() { stopping = true }
 
     private func handle(_ line: InboundLine, from session: Session) {
         guard !stopping else { return }
+        guard !session.awaitingSampler else { return session.heldLines.append(line) }
         switch line {
         case .line(let bytes):
             router.handle(bytes, from: session)
@@ -119,6 +145,7 @@ final class Hub: @unchecked Sendable {
     /// A client hung up, or was cut off.
     func disconnect(_ session: Session) {
         guard sessions.removeValue(forKey: session.id) != nil else { return }
+        session.heldLines.removeAll()  // nothing is kept for a client that left
         session.connection.close()
         status.changed()
         subscriptionsChanged()
@@ -141,12 +168,12 @@ final class Hub: @unchecked Sendable {
     func latencyChanged() {
         let watchers = sessions.values.filter { !$0.streams.isEmpty }
         let allowed: Double? = watchers.isEmpty || watchers.contains { $0.latency == nil } ? nil : watchers.compactMap(\.latency).min()
-        do {
-            let watermark = try onSampler { [sampler] in try sampler.allowLatency(milliseconds: allowed) }
-            deviceInfo.withLock { if $0.fifo != nil { $0.fifo = watermark } }
-        } catch {
-            logger.error("could not change the FIFO watermark: \(error)")
-        }
+        onSampler({ [sampler] in try sampler.allowLatency(milliseconds: allowed) }, then: { [self] result in
+            switch result {
+            case .success(let watermark): deviceInfo.withLock { if $0.fifo != nil { $0.fifo = watermark } }
+            case .failure(let error): logger.error("could not change the FIFO watermark: \(error)")
+            }
+        })
     }
 
     // MARK: The sampler's output (the sampler's thread)
@@ -164,12 +191,18 @@ final class Hub: @unchecked Sendable {
         }
     }
 
-    /// A change in the device's health, to `device` watchers in order with
-    /// the frames around it.
+    /// A change in the device, to `device` watchers in order with the
+    /// frames around it. The sampler says what changed (its health, and
+    /// with `configured` and `reconfigured` the configuration now on the
+    /// chip): the one description of the device hello, status and the
+    /// `device` stream read is updated from it alone.
     private func publish(_ event: DeviceEvent) {
         let pushed = deviceInfo.withLock { device in
             device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck, .interruptLost, .asleep].contains(event.state) ? event.state.rawValue : "ok"
             device.message = event.message
+            if let chip = event.chip { device.chip = chip }
+            if let location = event.location { device.location = location }
+            if let configuration = event.configuration { device.update(configuration, profile: ChipProfile.named(device.chip)) }
             var pushed = device
             pushed.event = event.state.rawValue
             return pushed
@@ -177,21 +210,16 @@ final class Hub: @unchecked Sendable {
         fanout.broadcast(.device(pushed)) { $0.streams.contains(.device) }
         if event.byChip { fanout.markWake() }
         status.changed()
+        if event.configuration != nil { control.async { [self] in configurationChanged(rate: pushed.rate) } }
     }
 
     // MARK: Control
 
-    /// A configuration a client applied: every client keeps its own rate.
-    /// Returns the device as now configured.
-    func configured(_ applied: DeviceConfiguration) -> DeviceInfo {
-        let device = deviceInfo.withLock { device in
-            device.update(applied, profile: ChipProfile.named(device.chip))
-            return device
-        }
-        for session in sessions.values { session.decimate(for: Double(applied.rate)) }
+    /// The chip runs another configuration: every client keeps its own rate.
+    private func configurationChanged(rate: Int) {
+        for session in sessions.values { session.decimate(for: Double(rate)) }
         subscriptionsChanged()
         status.changed()
-        return device
     }
 
     /// Every second: systemd's STATUS=, `status` to the clients watching
@@ -206,12 +234,15 @@ final class Hub: @unchecked Sendable {
             disconnect(session)
         }
         guard sessions.values.contains(where: { $0.streams.contains(.status) }) else { return }
-        fanout.broadcast(.status(report())) { $0.streams.contains(.status) }
+        report { [fanout] in fanout.broadcast(.status($0)) { $0.streams.contains(.status) } }
     }
 
-    func report() -> StatusReport {
-        let counters = onSampler { [sampler] in sampler.counters }
-        return status.report(counters: counters, clients: sessions.count, device: device)
+    /// The status, once the sampler has said its counters.
+    func report(then: @escaping (StatusReport) -> Void) {
+        onSampler({ [sampler] in sampler.counters }, then: { [self] result in
+            guard case .success(let counters) = result else { return }  // reading counters cannot fail
+            then(status.report(counters: counters, clients: sessions.count, device: device))
+        })
     }
 
     /// SIGTERM's order (Daemon+Shutdown; the tests' in-process daemon too):
@@ -240,4 +271,26 @@ final class Hub: @unchecked Sendable {
         sessions.removeAll()
         fanout.replace([])
     }
+}
+
+/// A request's two halves: `work` for the sampler's queue, `then` for the
+/// control queue. (Unchecked: each half runs on its one queue only.)
+private struct ControlHop<T>: @unchecked Sendable {
+    let work: () throws -> T
+    let then: (Result<T, any Error>) -> Void
+    var result: Result<T, any Error>?
+
+    init(work: @escaping () throws -> T, then: @escaping (Result<T, any Error>) -> Void) {
+        (self.work, self.then) = (work, then)
+    }
+
+    /// On the sampler's queue: the work done, the result kept for the way back.
+    func run() -> ControlHop {
+        var done = self
+        done.result = Result { try work() }
+        return done
+    }
+
+    /// On the control queue.
+    func finish() { then(result!) }
 }

@@ -8,8 +8,9 @@ import AccelVibration
 
 /// Requests, from parsing to reply: the privilege check, then each class
 /// to its handler. Runs on the control queue; what touches the chip or the
-/// sampler's state runs on the sampler's queue, in turn with the reads
-/// (`hub.onSampler`), and files are written here, never there.
+/// sampler's state is a message to the sampler's queue, run in turn with
+/// the reads (`hub.onSampler`), whose reply is sent when its result comes
+/// back; files are written here, never there.
 final class RequestRouter: @unchecked Sendable {
     private unowned let hub: Hub
     private let calibrationStore: CalibrationStore
@@ -48,7 +49,9 @@ final class RequestRouter: @unchecked Sendable {
         case .poll:
             session.reply(.poll(hub.fanout.latest.map { FrameMessage($0, fields: session.fields, reference: session.reference) }))
         case .status:
-            session.reply(.status(hub.report()))
+            onSampler(session, "status", { [sampler] in sampler.counters }) { [hub] counters in
+                session.reply(.status(hub.status.report(counters: counters, clients: hub.sessions.count, device: hub.device)))
+            }
         case .device:
             session.reply(.device(hub.device))
         case .zero(let reset):
@@ -56,8 +59,7 @@ final class RequestRouter: @unchecked Sendable {
         case .configure(let range, let rate, let mode, let tunables):
             configure(session, range: range, rate: rate, mode: mode, tunables: tunables)
         case .selftest:
-            run(session, "selftest") {
-                let (report, gyroscope) = try hub.onSampler { [sampler] in (try sampler.selfTest(), try sampler.gyroscopeSelfTest()) }
+            onSampler(session, "selftest", { [sampler] in (try sampler.selfTest(), try sampler.gyroscopeSelfTest()) }) { report, gyroscope in
                 session.reply(.selftest(SelfTestReply(report, gyroscope: gyroscope)))
             }
         case .calibrateSet(let calibration):
@@ -115,37 +117,57 @@ final class RequestRouter: @unchecked Sendable {
         let device = hub.device
         let wanted = DeviceConfiguration(range: range ?? device.range, rate: rate ?? device.rate, mode: mode ?? device.mode)
         let changesDevice = range != nil || rate != nil || mode != nil
-        run(session, "configure") {
+        // One message: the tunables read, changed and written back, then the
+        // chip; SIGHUP's reload, also the sampler's, comes before or after.
+        onSampler(session, "configure", { [sampler] () throws -> DeviceConfiguration? in
             if !tunables.isEmpty {
                 var configuration = Configuration()
-                configuration.motion = hub.onSampler { [sampler] in sampler.settings }
+                configuration.motion = sampler.settings
                 if let reason = configuration.applyTunables(tunables) { throw ProtocolError("bad-field", reason) }
-                hub.onSampler { [sampler] in sampler.update(settings: configuration.motion) }
+                sampler.update(settings: configuration.motion)
             }
-            guard changesDevice else {
-                return session.reply(.configured(tunables: tunables))
-            }
-            let applied = try hub.onSampler { [sampler] in
-                try sampler.reconfigure(to: wanted)
-                return sampler.configuration
-            }
-            var pushed = hub.configured(applied)
-            pushed.event = "configured"
-            session.reply(.device(pushed))
-            hub.fanout.broadcast(.device(pushed)) { $0.connection !== session.connection && $0.streams.contains(.device) }
+            guard changesDevice else { return nil }
+            try sampler.reconfigure(to: wanted)
+            return sampler.configuration
+        }) { [hub] applied in
+            guard let applied else { return session.reply(.configured(tunables: tunables)) }
+            // The `device` stream has its one `configured` event from the
+            // sampler; the client that asked gets the device as a reply.
+            var reply = hub.device
+            reply.update(applied, profile: ChipProfile.named(reply.chip))
+            reply.event = "configured"
+            session.reply(.device(reply))
         }
     }
 
-    /// Runs what touches the chip or the disk; its errors become replies
-    /// (`device-error` unless it threw a ProtocolError of its own).
+    /// Runs `work` on the sampler's queue and `then` with its result back
+    /// here; an error becomes the reply (`device-error` unless it threw a
+    /// ProtocolError of its own). The session's later requests wait for
+    /// this reply; a client gone meanwhile gets none.
+    private func onSampler<T>(_ session: Session, _ name: String, _ work: @escaping () throws -> T, then: @escaping (T) -> Void) {
+        session.awaitingSampler = true
+        hub.onSampler(work) { [self] result in
+            switch result {
+            case .success(let value): then(value)
+            case .failure(let error): refuse(session, name, error)
+            }
+            hub.resume(session)
+        }
+    }
+
+    /// Runs what touches the disk; its errors become replies.
     private func run(_ session: Session, _ name: String, _ work: () throws -> Void) {
         do {
             try work()
         } catch {
-            let refusal = (error as? ProtocolError).map { ProtocolError($0.code, $0.message, request: name) }
-                ?? ProtocolError("device-error", "\(error)", request: name)
-            session.reply(.error(refusal))
+            refuse(session, name, error)
         }
+    }
+
+    private func refuse(_ session: Session, _ name: String, _ error: any Error) {
+        let refusal = (error as? ProtocolError).map { ProtocolError($0.code, $0.message, request: name) }
+            ?? ProtocolError("device-error", "\(error)", request: name)
+        session.reply(.error(refusal))
     }
 
     private func apply(_ calibration: Calibration, for session: Session) {
@@ -156,6 +178,7 @@ final class RequestRouter: @unchecked Sendable {
             if calibration.gyroscopeOffset == nil { calibration.gyroscopeOffset = (try? calibrationStore.load())??.gyroscopeOffset }
             try calibrationStore.save(calibration)
             hub.onSampler { [sampler] in sampler.calibration = calibration }
+            // Saved, and the sampler's next message: applied before any later request.
             session.reply(.calibration(CalibrationReply(calibration: calibration, file: calibrationStore.path)))
         }
     }

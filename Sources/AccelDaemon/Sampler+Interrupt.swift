@@ -39,6 +39,7 @@ extension Sampler {
         }
         let now = time.nanoseconds
         lastStepTime.store(now, ordering: .relaxed)
+        if let wait = turningOn(now) { return wait }  // an edge meanwhile is of a sample not yet valid
         // Asleep, the thread still comes by once a second: the watchdog
         // (WATCHDOG=1) knows it alive, and nothing is read.
         if wakeOnMotion?.asleep == true { return stepAsleep(edges: edges, now) }

@@ -51,12 +51,42 @@ extension Sampler {
     }
 
     func reconfigure(_ state: DeviceEvent.State, _ message: String) throws {
-        try driver!.configure(configuration)
-        restartPhase()
+        try configureChip()
         publisher.counters.reconfigurations += state == .reconfigured ? 1 : 0
-        emptyStreak = 0
         logger.notice("\(message)")
-        send(.device(DeviceEvent(state: state, message: message)))
+        send(.device(described(DeviceEvent(state: state, message: message))))
+    }
+
+    /// `event` with what the chip now runs and which part where.
+    func described(_ event: DeviceEvent) -> DeviceEvent {
+        var event = event
+        event.configuration = configuration
+        event.chip = driver?.profile.name
+        event.location = driver?.bus.location
+        return event
+    }
+
+    /// Writes `configuration` to the chip and reads nothing until it has
+    /// turned on: a deadline the reads keep (`turningOn`), not a sleep that
+    /// would hold the sampler's queue (at 1 Hz a LIS3DH takes 7 s) and with
+    /// it every request and the watchdog's heartbeat.
+    func configureChip() throws {
+        try driver!.configure(configuration, waitingForTurnOn: false)
+        turningOnUntil = time.nanoseconds + driver!.turnOnNanoseconds
+        restartPhase()
+        emptyStreak = 0
+    }
+
+    /// While the chip turns on: the wait to the next step (at most half a
+    /// second, so the watchdog's heartbeat goes on), or nil once it is on.
+    func turningOn(_ now: UInt64) -> UInt64? {
+        guard let until = turningOnUntil else { return nil }
+        guard now < until else {
+            turningOnUntil = nil
+            lastPoll = now
+            return nil
+        }
+        return min(until - now, 500_000_000)
     }
 
     func handleFailure(_ error: Error, _ now: UInt64) -> UInt64 {
@@ -89,16 +119,15 @@ extension Sampler {
             // The chip may have been swapped while it did not answer.
             try driver!.verifyIdentity()
             if try !driver!.configurationIsIntact() {
-                try driver!.configure(configuration)
+                try configureChip()
                 publisher.counters.reconfigurations += 1
-                restartPhase()
             }
         } catch {
             return handleFailure(error, now)
         }
         if let event = recovery.recovered(at: now) {
             publisher.counters.recoveries += 1
-            send(.device(event))
+            send(.device(described(event)))
         }
         resynchronise = true
         // Read in phase, `margin` after a sample is due, where "the newest

@@ -28,8 +28,7 @@ extension Sampler {
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
         try wakeForRequest()
         let report = try driver.selfTest()
-        try driver.configure(configuration)
-        restartPhase()
+        try configureChip()
         return report
     }
 
@@ -40,8 +39,7 @@ extension Sampler {
         guard driver.profile.gyroscope != nil else { return nil }
         try wakeForRequest()
         let report = try driver.gyroscopeSelfTest()
-        try driver.configure(configuration)
-        restartPhase()
+        try configureChip()
         return report
     }
 

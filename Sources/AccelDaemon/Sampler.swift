@@ -81,6 +81,8 @@ public final class Sampler: @unchecked Sendable {
     var servedPart: String?
     /// The latency clients allow, ms (nil: none, samples as they come).
     var latency: Double?
+    /// Configured, the chip turns on until then (ns): nothing is read before.
+    var turningOnUntil: UInt64?
     /// The rate whose bus needs were last said (Sampler+Bus).
     var announcedBusRate: Int?
     /// Opens the line the chip's INT pin drives ([device] interrupt): set
@@ -205,6 +207,7 @@ public final class Sampler: @unchecked Sendable {
 
     private func read(_ now: UInt64) -> UInt64 {
         lastStepTime.store(now, ordering: .relaxed)
+        if let wait = turningOn(now) { return wait }
         publisher.counters.wakes += 1
         if recovery.isFailing || driver == nil { return recover(now) }
         do {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelMotion
+import AccelParts
 import AccelProtocol
 
 /// What the sampler hands on: frames with the events they completed, and
@@ -57,4 +58,18 @@ public struct DeviceEvent: Sendable, Equatable {
     /// An `awake` that the chip's wake-up unit caused: the first motion
     /// event after it says so (`"wake":"chip"`).
     public var byChip = false
+    /// With `configured`, `reconfigured` and `back`: what the chip now
+    /// runs, and which part where, so that the device's description follows
+    /// the sampler, its one owner (a part first found after a late start,
+    /// an automatic rate, a watermark included).
+    public var configuration: DeviceConfiguration?
+    public var chip: String?
+    public var location: String?
+
+    public init(state: State, message: String, byChip: Bool = false, configuration: DeviceConfiguration? = nil) {
+        self.state = state
+        self.message = message
+        self.byChip = byChip
+        self.configuration = configuration
+    }
 }

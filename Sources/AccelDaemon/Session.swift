@@ -29,6 +29,10 @@ final class Session: @unchecked Sendable {
     /// The windows of its `vibration` messages.
     var vibration: VibrationWatch?
     var lines: RequestLines
+    /// A request of its is with the sampler: its later lines wait here, so
+    /// that its replies come in the order of its requests.
+    var awaitingSampler = false
+    var heldLines: [InboundLine] = []
 
     init(id: Int, connection: any ClientSink, credentials: PeerCredentials?, maxLineBytes: Int) {
         self.id = id

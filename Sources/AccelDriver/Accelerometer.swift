@@ -134,8 +134,13 @@ public final class Accelerometer {
             }
         }
         try adopt(configuration)
-        if waitingForTurnOn { time.sleep(nanoseconds: UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds) }
+        if waitingForTurnOn { time.sleep(nanoseconds: turnOnNanoseconds) }
     }
+
+    /// How long after `configure` the chip's samples are valid (the
+    /// datasheet's turn-on time, in output periods): a caller that did not
+    /// wait must not read before.
+    public var turnOnNanoseconds: UInt64 { UInt64(profile.turnOnPeriods) * outputPeriodNanoseconds }
 
     /// What the chip now runs: the scale of its output follows.
     func adopt(_ configuration: DeviceConfiguration) throws {

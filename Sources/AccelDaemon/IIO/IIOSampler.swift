@@ -253,7 +253,7 @@ extension IIOSampler: DeviceSampler {
         }
         numbering.restart(rate: wanted.rate)
         listen()
-        publisher.send(.device(DeviceEvent(state: .configured, message: "now \(wanted.rate) Hz")))
+        publisher.send(.device(DeviceEvent(state: .configured, message: "now \(wanted.rate) Hz", configuration: configuration)))
     }
 
     public func selfTest() throws -> SelfTestReport {

@@ -106,8 +106,16 @@ final class InProcessDaemon {
         }
     }
 
-    /// Whatever the control side does next, done (replies come synchronously otherwise).
-    func settle() { hub.control.sync {} }
+    /// Whatever the control side does next, done: each request's message
+    /// to the sampler's queue and its reply back (a hop each way; a watch
+    /// makes one more for the latency and the frames watched).
+    func settle() {
+        for _ in 0..<3 {
+            hub.control.sync {}
+            sampler.queue.sync {}
+        }
+        hub.control.sync {}
+    }
 
     /// SIGTERM's shutdown, as the daemon runs it (`Hub.shutDown`): requests stop, the sampler stops, goodbye.
     func stop() { hub.shutDown(powerDown: false) }
