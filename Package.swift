@@ -72,9 +72,9 @@ let package = Package(
         // NIO and without the driver: the configuration file, the
         // calibration file, sd_notify and socket activation.
         .target(name: "AccelConfiguration", dependencies: ["AccelCore", "AccelParts", "AccelMachine", "AccelMotion", "AccelProtocol"]),
-        // A recording through the chip model and the pipeline on virtual
-        // time (acceld --replay, accelctl replay, the evaluations).
-        .target(name: "AccelReplay", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration"]),
+        // A recording through the daemon's core on virtual time, as values
+        // (the evaluations, accelctl's offline commands, tests).
+        .target(name: "AccelReplay", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelDaemon"]),
         // The daemon's logic: sampler, hub, server.
         .target(
             name: "AccelDaemon",
@@ -139,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "acceld",
             dependencies: [
-                "AccelCore", "AccelParts", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelReplay", "AccelDaemon",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -148,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "accel-bench",
             dependencies: [
-                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelReplay",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration",
                 "AccelDaemon", "AccelEvaluation", "AccelVibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -17,6 +17,11 @@ public enum SamplerOutput: Sendable {
 public struct Delivery: Sendable {
     public let frame: Frame
     public let events: [MotionEvent]
+
+    public init(frame: Frame, events: [MotionEvent]) {
+        self.frame = frame
+        self.events = events
+    }
 }
 
 /// A change in the device's health, for clients' `device` messages.

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelConfiguration
 import AccelCore
+import AccelDaemon
 import AccelDriver
 import AccelMotion
 import AccelProtocol
 
-/// Feeds a recording through the chip model (so values are quantised and
-/// clipped as the real chip would make them) and the daemon's pipeline, on
-/// a virtual clock, as fast as the CPU allows. Emits the messages a client
-/// subscribed to everything would receive. Deterministic.
+/// A recording through the daemon's own core on a virtual clock
+/// (`ReplayRun`: the chip model, the sampler, its publisher), as values:
+/// each frame and event as the sampler hands them on, for the
+/// evaluations and the tests. Deterministic, as fast as the CPU allows.
 public struct Replay {
     public struct Summary: Sendable, Equatable {
         public var samples = 0
@@ -23,47 +24,41 @@ public struct Replay {
         self.configuration = configuration
     }
 
-    /// Runs to the end of the motion; `emit` gets each frame's and event's
-    /// value (`onFrame`/`onEvent`) as they happen.
+    /// Runs to the end of the motion; `onFrame` and `onEvent` get each
+    /// frame and event, in order, as they happen.
     @discardableResult
     public func run(onFrame: (Frame) -> Void, onEvent: (MotionEvent) -> Void) throws -> Summary {
-        let time = VirtualTime()
-        let part = configuration.device.profile ?? .lis302dl
-        try DeviceSource.refuseMissingRotation(motion, part: part)
-        let played = DeviceSource.motion(motion, sampledAt: Double(configuration.device.configuration.rate))
-        let model = ChipModel(profile: part, motion: played, time: time, location: "chip model (replay of \(motion.name))")
-        let driver = try Accelerometer(bus: model, time: time, part: part, mountMatrix: configuration.device.mountMatrix)
-        try driver.configure(configuration.device.configuration)
-        var pipeline = MotionPipeline(settings: configuration.motion, gyroscopeRange: driver.rotationRange ?? .infinity)
-        var events: [MotionEvent] = []
-        var summary = Summary()
-        let period = model.periodNanoseconds
-        let end = UInt64(played.duration * 1e9)
-        var seq: UInt64 = 0
-        // configure() left the clock at the first sample instant (turn-on time).
-        while time.nanoseconds <= end {
-            let reading = try driver.read()
-            if reading.status.contains(.dataReady) {
-                let sample = Sample(seq: seq, t: time.seconds, counts: reading.counts, g: driver.acceleration(reading.counts),
-                                    rotationRate: reading.rotation.flatMap(driver.rotationRate))
-                seq += 1
-                onFrame(pipeline.process(sample, events: &events))
-                summary.samples += 1
-                for event in events {
-                    onEvent(event)
-                    summary.events[event.className, default: 0] += 1
+        try withoutActuallyEscaping(onFrame) { onFrame in
+            try withoutActuallyEscaping(onEvent) { onEvent in
+                // (Unchecked: the sampler's steps run inside `queue.sync`
+                // from this thread, one at a time, so the handlers are
+                // called in turn and never after `run` returns.)
+                nonisolated(unsafe) var summary = Summary()
+                nonisolated(unsafe) let handlers = (onFrame, onEvent)
+                let replay = try ReplayRun(motion: motion, configuration: configuration) { output in
+                    for delivery in output.deliveries {
+                        handlers.0(delivery.frame)
+                        summary.samples += 1
+                        for event in delivery.events {
+                            handlers.1(event)
+                            summary.events[event.className, default: 0] += 1
+                        }
+                    }
                 }
-                events.removeAll(keepingCapacity: true)
+                replay.run()
+                return summary
             }
-            time.sleep(nanoseconds: period)
         }
-        return summary
     }
+}
 
-    /// Runs and writes NDJSON lines, frames and events in order.
-    @discardableResult
-    public func run(writingTo writer: LineWriter, frames: Bool = true) throws -> Summary {
-        try run(onFrame: { frame in if frames { writer.write(bytes: frame.jsonBytes()) } },
-                onEvent: { event in writer.write(line: event.json) })
+extension SamplerOutput {
+    /// The frames it carries, oldest first.
+    var deliveries: [Delivery] {
+        switch self {
+        case .frame(let frame, let events): [Delivery(frame: frame, events: events)]
+        case .batch(let deliveries): deliveries
+        case .device: []
+        }
     }
 }

@@ -4,23 +4,28 @@ import AccelDaemon
 import AccelCore
 import AccelDriver
 import AccelParts
-import AccelReplay
+import AccelProtocol
 import ArgumentParser
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Run a recording through the chip model and the pipeline, printing NDJSON.",
+        abstract: "Run a recording through the daemon on the chip model, printing what a client gets.",
         discussion: """
-            Prints what a client subscribed to everything would receive: one
-            frame per chip sample and every event, one JSON message per line,
-            in virtual time (as fast as the CPU allows). The same input gives
-            byte-identical output.
+            The daemon's own core (the chip model playing the recording, the
+            sampler, the pipeline, the vibration analysis and the machine's
+            state) on a virtual clock, as fast as the CPU allows, with
+            standard output as one client: one JSON message per line of the
+            streams it watches (frames and the five event streams unless
+            --streams names others). The same input gives byte-identical
+            output.
 
             Examples:
               acceld replay ../shared/data/shake/physilog_two_shakes.csv --rate 400
               acceld replay fall.csv --events-only | grep freefall
               acceld replay tour            # a built-in motion works too
+              acceld replay machine --seconds 60 --part LSM6DSO --rate 6660 \\
+                  --streams vibration,machine --spectrum 64
             """
     )
 
@@ -43,8 +48,17 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Configuration file with pipeline tunables (see docs/CONFIG.md).", valueName: "file"))
     var config: String?
 
-    @Flag(help: "Print events only, not frames.")
+    @Option(help: ArgumentHelp("Seconds of the motion to play (default: all of it; a built-in motion without end, such as machine, needs it).", valueName: "s"))
+    var seconds: Double?
+
+    @Flag(help: "Print events only, not frames (--streams events).")
     var eventsOnly = false
+
+    @Option(help: ArgumentHelp("The streams to print, as a watch request names them, comma-separated: \(StreamName.allCases.map(\.rawValue).joined(separator: ", ")), or events for the five event streams. Default: frames,events.", valueName: "names"))
+    var streams: String?
+
+    @OptionGroup(title: "Vibration windows (with --streams vibration)")
+    var windows: VibrationWindowOptions
 
     func run() throws {
         var configuration = Configuration()
@@ -74,13 +88,50 @@ struct ReplayCommand: ParsableCommand {
         if let notice = DeviceSource.resamplingNotice(motion, rate: Double(configuration.device.configuration.rate)) {
             printError("acceld replay: \(notice)")
         }
-        let writer = LineWriter(fd: 1)
+        let request = watchRequest()
+        // (Unchecked: the run writes from one queue at a time, each drained
+        // before the next step, so the writes never overlap.)
+        nonisolated(unsafe) let writer = LineWriter(fd: 1)
         do {
-            try Replay(motion: motion, configuration: configuration).run(writingTo: writer, frames: !eventsOnly)
+            let replay = try ReplayRun(motion: motion, configuration: configuration, seconds: seconds)
+            try replay.watch(request) { writer.write(bytes: $0) }
+            replay.run()
+        } catch let error as ProtocolError {
+            exitWithError(ValidationError(error.message))
         } catch {
             writer.flush()
             exitWithError(error)
         }
         writer.flush()
+    }
+
+    /// The watch request standard output sends, from --streams and the windows.
+    private func watchRequest() -> Request {
+        if eventsOnly && streams != nil { exitWithError(ValidationError("--events-only is --streams events: give one of them")) }
+        let names = streams.map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }
+            ?? (eventsOnly ? ["events"] : ["frames", "events"])
+        let watched: Set<StreamName>
+        do throws(ProtocolError) { watched = try StreamName.parse(names) } catch { exitWithError(ValidationError("--streams: \(error.message)")) }
+        return .watch(streams: watched, rate: nil, fields: .all, latency: nil,
+                      vibration: watched.contains(.vibration) ? windows.watch : nil)
+    }
+}
+
+/// A watch's `vibration` object, as options.
+struct VibrationWindowOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Window length, s.", valueName: "s"))
+    var window: Double = 1
+
+    @Option(help: ArgumentHelp("Fraction of a window shared with the next, 0 to 0.9.", valueName: "f"))
+    var overlap: Double = 0.5
+
+    @Option(help: ArgumentHelp("Bins of the spectrum sent with each window (0: none).", valueName: "bins"))
+    var spectrum = 0
+
+    @Option(help: ArgumentHelp("Bins of the envelope's spectrum (0: none).", valueName: "bins"))
+    var envelope = 0
+
+    var watch: VibrationWatch {
+        VibrationWatch(window: window, overlap: overlap, spectrumBins: spectrum, envelopeBins: envelope)
     }
 }

@@ -75,7 +75,7 @@ struct ReplayTests {
         #expect(abs(peak - 127 * gPerDigit) < 1e-9 || abs(peak - 128 * gPerDigit) < 1e-9, "\(peak)")
     }
 
-    @Test("one frame per chip sample, with contiguous sequence numbers", arguments: rates)
+    @Test("one frame per chip sample, with contiguous sequence numbers, each stamped within a quarter period of the chip's instant", arguments: rates)
     func frames(rate: Int) throws {
         let (frames, _) = try replayEvents("orientation/microstrain_xplus.csv", rate: rate)
         let trace = try Trace(contentsOf: sharedData + "/orientation/microstrain_xplus.csv")
@@ -83,6 +83,11 @@ struct ReplayTests {
         let expected = (trace.duration - 3 / Double(rate)) * Double(rate) + 1
         #expect(abs(Double(frames.count) - expected) <= 1)
         #expect(frames.map(\.seq) == (0..<UInt64(frames.count)).map { $0 })
-        #expect(abs(frames[1].t - frames[0].t - 1 / Double(rate)) < 1e-9)
+        // The sampler's own estimate, as a client of the daemon gets it:
+        // the first read's instant, then the fitted chip clock's, which
+        // docs/DRIVER.md promises within a quarter period.
+        let period = 1 / Double(rate), first = 3 * period
+        let worst = frames.map { abs($0.t - (first + Double($0.seq) * period)) }.max() ?? 0
+        #expect(worst < period / 4, "\(worst * 1e6) µs off at worst")
     }
 }
