@@ -55,6 +55,16 @@ protocol DeviceSampler: AnyObject, Sendable {
 }
 
 extension DeviceSampler {
+    /// Every entry into the sampling loop runs on its queue (the interrupt
+    /// thread's steps inside `queue.sync`): checked in debug and
+    /// ThreadSanitizer builds, free in release.
+    @inline(__always)
+    func assertOnLoop() {
+        #if DEBUG
+        dispatchPrecondition(condition: .onQueue(queue))
+        #endif
+    }
+
     var counters: SamplerCounters { publisher.counters }
 
     var output: (SamplerOutput) -> Void {
@@ -72,7 +82,7 @@ extension DeviceSampler {
     func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? { nil }
 
     func collect(_ collect: @escaping (Vector3) -> Bool) {
-        dispatchPrecondition(condition: .onQueue(queue))  // the reads use it between two wakes
+        assertOnLoop()  // the reads use it between two wakes
         publisher.collector = collect
     }
 

@@ -131,6 +131,7 @@ extension Sampler {
     /// batching). Returns the watermark now in effect. Call on `queue`.
     @discardableResult
     public func allowLatency(milliseconds: Double?) throws -> Int {
+        assertOnLoop()
         latency = milliseconds
         defer { if holdLimit == nil { publisher.release() } }
         guard let driver else { return 0 }

@@ -19,6 +19,7 @@ extension Sampler {
     /// not judged. Nil without a gyroscope or a chip.
     @discardableResult
     public func checkGyroscopeAtRest() -> GyroscopeRest? {
+        assertOnLoop()
         guard let driver, driver.profile.gyroscope != nil else { return nil }
         let rest: GyroscopeRest?
         do { rest = try driver.gyroscopeRest(seconds: Self.gyroscopeRestSeconds) } catch {

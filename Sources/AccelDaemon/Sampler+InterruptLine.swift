@@ -61,6 +61,7 @@ extension Sampler {
     /// A wake of the interrupt thread: the read its edges call for, or the
     /// line's loss, or, the line lost, an attempt to open it again.
     func interruptStep(_ result: Result<[Edge], Error>) -> InterruptThread.Next {
+        assertOnLoop()
         switch result {
         case .success(let edges):
             if pacing.line == nil {

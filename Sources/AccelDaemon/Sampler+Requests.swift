@@ -10,6 +10,7 @@ extension Sampler {
     /// Changes range, rate and mode on the running chip (the FIFO
     /// watermark follows the new rate).
     public func reconfigure(to configuration: DeviceConfiguration) throws {
+        assertOnLoop()
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
         try wakeForRequest()
         var configuration = configuration
@@ -25,6 +26,7 @@ extension Sampler {
     /// Runs the datasheet self-test (sampling pauses for about 0.2 s), then
     /// restores the configuration.
     public func selfTest() throws -> SelfTestReport {
+        assertOnLoop()
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
         try wakeForRequest()
         let report = try driver.selfTest()
@@ -35,6 +37,7 @@ extension Sampler {
     /// Runs the gyroscope's self-test on a six-axis part (nil on others;
     /// sampling pauses for about 0.4 s), then restores the configuration.
     public func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? {
+        assertOnLoop()
         guard let driver else { throw BusError.noAnswer(path: "the device", address: 0) }
         guard driver.profile.gyroscope != nil else { return nil }
         try wakeForRequest()

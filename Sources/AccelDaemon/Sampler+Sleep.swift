@@ -158,6 +158,7 @@ extension Sampler {
     /// Whether any client watches frames (the hub, on `queue`): the first
     /// one to start wakes the chip at once.
     public func framesWatched(_ watched: Bool) {
+        assertOnLoop()
         guard wakeOnMotion != nil else { return }
         wakeOnMotion?.framesWatched = watched
         if watched, wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }

@@ -163,6 +163,7 @@ public final class Sampler: @unchecked Sendable {
 
     /// Stops sampling and, if asked, powers the chip down. Call on `queue`.
     public func stop(powerDown: Bool) {
+        assertOnLoop()
         timing.timer?.stop()
         timing.timer = nil
         pacing.thread?.stop(waking: pacing.line)
@@ -183,6 +184,7 @@ public final class Sampler: @unchecked Sendable {
 
     /// One read; returns nanoseconds until the next one should happen.
     public func step() -> UInt64 {
+        assertOnLoop()
         if interruptSource != nil && pacing.line == nil && reopenInterruptLine() {
             // The line is back: it paces the reads again, the timer stands down.
             timing.timer?.stop()

@@ -30,10 +30,10 @@ struct BusClockTests {
         let (sampler, _) = sampler(.lis3dh, rate: 5_376, mode: "low-power", clock: 400_000)
         try sampler.open()
         #expect(sampler.configuration.fifoWatermark == 13)
-        #expect(try sampler.allowLatency(milliseconds: nil) == 13)
+        #expect(try sampler.queue.sync { try sampler.allowLatency(milliseconds: nil) } == 13)
         // 32 samples are 6 ms at this rate: a latency cannot batch more,
         // the room for a late wake keeps it at the bus's floor.
-        #expect(try sampler.allowLatency(milliseconds: 20) == 13)
+        #expect(try sampler.queue.sync { try sampler.allowLatency(milliseconds: 20) } == 13)
     }
 
     @Test("at 100 Hz nothing changes: a sample at a time")
@@ -47,7 +47,7 @@ struct BusClockTests {
     func reconfigurationRefused() throws {
         let (sampler, _) = sampler(.lis3dh, rate: 100, clock: 100_000)
         try sampler.open()
-        #expect(throws: DriverError.self) { try sampler.reconfigure(to: DeviceConfiguration(range: 16, rate: 5_376, mode: "low-power")) }
+        #expect(throws: DriverError.self) { try sampler.queue.sync { try sampler.reconfigure(to: DeviceConfiguration(range: 16, rate: 5_376, mode: "low-power")) } }
         #expect(sampler.configuration.rate == 100)
     }
 
@@ -61,7 +61,7 @@ struct BusClockTests {
         #expect(error?.exitCode == 78 && "\(error!)".contains("has no FIFO") && "\(error!)".contains("LIS3DH, LIS2DH12, LSM6DSO"), "\(error!)")
         let (running, _) = sampler(profile, rate: 100, clock: nil, range: range)
         try running.open()
-        #expect(throws: DriverError.self) { try running.reconfigure(to: DeviceConfiguration(range: range, rate: rate)) }
+        #expect(throws: DriverError.self) { try running.queue.sync { try running.reconfigure(to: DeviceConfiguration(range: range, rate: rate)) } }
         #expect(running.configuration.rate == 100)
     }
 }

@@ -129,7 +129,7 @@ struct InterruptSamplerTests {
     @Test("the LIS3DH's FIFO watermark on INT1 when clients allow latency: batches, nothing lost, each sample at its instant")
     func watermark() throws {
         let rig = try InterruptRig(part: .lis3dh, rate: 400)
-        _ = try rig.sampler.allowLatency(milliseconds: 50)
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
         #expect(rig.sampler.driver!.fifoWatermark > 4)
         try rig.run(seconds: 10)
         let seqs = rig.frames.map(\.seq)
@@ -206,7 +206,7 @@ struct InterruptSamplerTests {
         }
         try sampler.open()
         #expect(model.peek(0x22) == 0x04, "INT1's data ready, active high, while acceld runs")
-        sampler.stop(powerDown: true)
+        sampler.queue.sync { sampler.stop(powerDown: true) }
         #expect(model.peek(0x22) == 0xA0)
         #expect(released == nil, "the line is let go")
     }

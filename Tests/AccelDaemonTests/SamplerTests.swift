@@ -69,7 +69,7 @@ final class SamplerRig {
                 action?()
                 pending = nil
             }
-            time.sleep(nanoseconds: max(sampler.step(), 1000) + lateness())
+            time.sleep(nanoseconds: max(sampler.queue.sync { sampler.step() }, 1000) + lateness())
             steps += 1
         }
     }
@@ -253,7 +253,7 @@ struct SamplerTests {
     func stopPowersDown(powerDown: Bool) throws {
         let rig = try SamplerRig(rate: 100)
         rig.run(seconds: 0.5)
-        rig.sampler.stop(powerDown: powerDown)
+        rig.sampler.queue.sync { rig.sampler.stop(powerDown: powerDown) }
         #expect(rig.model.peek(0x20) & 0x40 == (powerDown ? 0 : 0x40))
     }
 
@@ -261,7 +261,7 @@ struct SamplerTests {
     func reconfigure() throws {
         let rig = try SamplerRig(rate: 100)
         rig.run(seconds: 1)
-        try rig.sampler.reconfigure(to: DeviceConfiguration(range: 8, rate: 400))
+        try rig.sampler.queue.sync { try rig.sampler.reconfigure(to: DeviceConfiguration(range: 8, rate: 400)) }
         #expect(rig.model.peek(0x20) == 0xE7)
         let before = rig.frames.count
         rig.run(seconds: 1)
@@ -294,7 +294,7 @@ struct FIFOSamplerTests {
     func rig(rate: Int = 400, latency: Double? = 50, rateError: Double = 0,
              bus: ((ChipModel) -> RegisterBus)? = nil) throws -> SamplerRig {
         let rig = try SamplerRig(rate: rate, rateError: rateError, part: .lis3dh, bus: bus)
-        try rig.sampler.allowLatency(milliseconds: latency)
+        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
         rig.lostBeforeStart = rig.lost
         return rig
     }
@@ -346,7 +346,7 @@ struct FIFOSamplerTests {
     func overflowEndingAnywhere(rateError: Double, latency: Double?, stall: Double) throws {
         let motion = CountingMotion(period: 1 / (400 * (1 + rateError)))
         let rig = try SamplerRig(rate: 400, rateError: rateError, motion: motion, part: .lis3dh)
-        try rig.sampler.allowLatency(milliseconds: latency)
+        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
         rig.lostBeforeStart = rig.lost
         rig.run(seconds: 2)
         // `stall` to `stall` + 1 periods (the FIFO holds 32), in 40 steps:
@@ -425,7 +425,7 @@ struct FIFOSamplerTests {
         let rig = try rig(latency: nil)
         for latency in latencies {
             rig.run(seconds: 2)
-            try rig.sampler.allowLatency(milliseconds: latency)
+            try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
         }
         rig.run(seconds: 2)
         #expect(rig.gaps == rig.lost)
@@ -437,7 +437,7 @@ struct FIFOSamplerTests {
           arguments: [100, 400])
     func heldWithoutFIFO(rate: Int) throws {
         let rig = try SamplerRig(rate: rate, rateError: 0.03)
-        try rig.sampler.allowLatency(milliseconds: 50)
+        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
         #expect(rig.sampler.configuration.fifoWatermark == 0)
         rig.run(seconds: 5)
         #expect(rig.gaps == 0 && rig.lost == 0)
@@ -450,10 +450,10 @@ struct FIFOSamplerTests {
         #expect(oldest <= 50e6, "a frame waited \(oldest / 1e6) ms")
         // A device event comes after every frame read before it; no
         // latency sends the rest at once, and frames one by one again.
-        try rig.sampler.reconfigure(to: DeviceConfiguration(range: 8, rate: rate))
+        try rig.sampler.queue.sync { try rig.sampler.reconfigure(to: DeviceConfiguration(range: 8, rate: rate)) }
         #expect(rig.framesBeforeDeviceEvent.last == rig.sampler.counters.published)
         rig.run(seconds: 0.5)
-        try rig.sampler.allowLatency(milliseconds: nil)
+        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: nil) }
         #expect(rig.frames.count == rig.sampler.counters.published)
         let before = rig.handoffs.count
         rig.run(seconds: 1)

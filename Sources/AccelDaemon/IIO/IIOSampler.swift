@@ -98,6 +98,7 @@ public final class IIOSampler: @unchecked Sendable {
     }
 
     public func stop(powerDown: Bool) {
+        assertOnLoop()
         ticker?.cancel()
         ticker = nil
         closeBuffer()
@@ -236,6 +237,7 @@ extension IIOSampler: DeviceSampler {
     /// A new rate: the buffer is set up again at it (the driver checks it
     /// against its list). The range is the driver's.
     public func reconfigure(to wanted: DeviceConfiguration) throws {
+        assertOnLoop()
         guard let device = buffer?.device else { throw IIOError.gone(device: "the IIO device") }
         guard wanted.range == configuration.range else {
             throw IIOError.fixedRange(device: device.description, range: configuration.range)
@@ -257,6 +259,7 @@ extension IIOSampler: DeviceSampler {
     }
 
     public func selfTest() throws -> SelfTestReport {
+        assertOnLoop()
         throw IIOError.registersUnavailable(device: buffer?.device.description ?? "the IIO device")
     }
 
