@@ -3,6 +3,7 @@ import AccelConfiguration
 import AccelCore
 import AccelDriver
 import AccelParts
+import AccelProtocol
 import Dispatch
 
 // The sampler for the configured source, and what opens its INT line.
@@ -74,9 +75,40 @@ extension Daemon {
             if let notice = DeviceSource.resamplingNotice(recorded, rate: rate) { logger.notice("\(notice)") }
             let motion = DeviceSource.motion(recorded, sampledAt: rate)
             if let notice = DeviceSource.ignoredRotation(motion, part: part) { logger.notice("\(notice)") }
-            let model = ChipModel(profile: part, motion: motion, time: time,
+            let isTrace = motion is TraceMotion
+            guard isTrace || !options.loop else {
+                throw StartError(description: "--loop plays a trace file again each time it ends; \(name) is a built-in motion, which loops or runs on by itself", exitCode: 64)
+            }
+            let model = ChipModel(profile: part, motion: options.loop ? LoopedMotion(motion) : motion, time: time,
                                   imperfections: imperfections, location: "chip model (\(name))")
+            chipModel = model
+            if isTrace {
+                trace = TraceInfo(name: name, start: Double(model.motionStart) / 1e9, seconds: motion.duration, loop: options.loop)
+            }
             return ({ try Accelerometer(bus: model, time: time, part: part) }, model)
         }
+    }
+}
+
+extension Daemon {
+    /// A `device` event `trace-end` each time the simulated trace ends, on
+    /// the sampler's queue, in order with its frames: it holds its last
+    /// row from then on, or with --loop plays again from its start.
+    func announceTraceEnds(_ trace: TraceInfo, on sampler: any DeviceSampler) {
+        let timer = DispatchSource.makeTimerSource(queue: sampler.queue)
+        let end = trace.start + trace.seconds
+        let wait = max(end - Double(MonotonicTime.now()) / 1e9, 0)
+        let message = trace.loop
+            ? "the trace \(trace.name) ended after \(fixed(trace.seconds, 3)) s: it plays again from its start (--loop)"
+            : "the trace \(trace.name) ended after \(fixed(trace.seconds, 3)) s: the chip model holds its last row (--loop plays it again)"
+        timer.setEventHandler {
+            sampler.output(.device(DeviceEvent(state: .traceEnd, message: message)))
+            if !trace.loop { timer.cancel() }
+        }
+        let period = Int(trace.seconds * 1e9)
+        timer.schedule(deadline: .now() + .nanoseconds(Int(wait * 1e9)),
+                       repeating: trace.loop && period > 0 ? .nanoseconds(period) : .never, leeway: .milliseconds(1))
+        timer.resume()
+        timers.append(timer)
     }
 }

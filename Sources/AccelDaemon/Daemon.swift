@@ -30,6 +30,8 @@ public final class Daemon: @unchecked Sendable {
         public var configurationPath: String?
         public var source: DeviceSource
         public var faults: [Fault] = []
+        /// --loop: a simulated trace plays again from its start each time it ends.
+        public var loop = false
         public init(configuration: Configuration, configurationPath: String?, source: DeviceSource) {
             self.configuration = configuration
             self.configurationPath = configurationPath
@@ -48,6 +50,10 @@ public final class Daemon: @unchecked Sendable {
     let environment: [String: String]
     let notifier: SystemdNotifier
     var sampler: (any DeviceSampler)!
+    /// With --simulate: the chip model (set by `makeSampler`, before the
+    /// sampler runs; faults are injected into it) and the trace it plays.
+    var chipModel: ChipModel?
+    var trace: TraceInfo?
     var hub: Hub!
     var listener: Listener?
     /// The status and watchdog timers, on the control queue.
@@ -107,6 +113,7 @@ public final class Daemon: @unchecked Sendable {
             configuration: sampler.configuration, profile: identity == nil ? configuration.device.profile : identity?.profile,
             state: identity == nil ? "lost" : "ok")
         if identity != nil { device.gyroscope = sampler.gyroscopeRange }
+        device.trace = trace
 
         // A [vibration] section that cannot work at this rate is refused
         // now, not found out by the first client (the defaults are judged
@@ -129,9 +136,10 @@ public final class Daemon: @unchecked Sendable {
             sampler.start()
         }
         hub.control.async { listener.start() }
-        if case .simulated = options.source, let model = (sampler as? Sampler)?.driver?.bus as? ChipModel {
+        if let model = chipModel {
             for fault in options.faults { fault.schedule(on: model, queue: sampler.queue) }
         }
+        if let trace { announceTraceEnds(trace, on: sampler) }
         repeatOnControlQueue(every: 1_000_000_000) { hub.tick() }
         if let interval = notifier.watchdogInterval {
             // Pinged only when the sampler's queue answers and its last step

@@ -198,7 +198,9 @@ final class Hub: @unchecked Sendable {
     /// `device` stream read is updated from it alone.
     private func publish(_ event: DeviceEvent) {
         let pushed = deviceInfo.withLock { device in
-            device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck, .interruptLost, .asleep].contains(event.state) ? event.state.rawValue : "ok"
+            if event.state != .traceEnd {
+                device.state = [.lost, .stalled, .wrongPart, .dataReadyStuck, .interruptLost, .asleep].contains(event.state) ? event.state.rawValue : "ok"
+            }
             device.message = event.message
             if let chip = event.chip { device.chip = chip }
             if let location = event.location { device.location = location }

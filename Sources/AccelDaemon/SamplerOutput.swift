@@ -57,6 +57,9 @@ public struct DeviceEvent: Sendable, Equatable {
         /// Reads at the configured rate again: the chip saw motion, or a
         /// client watches frames.
         case awake
+        /// --simulate TRACE: the trace ended (the model holds its last
+        /// row, or with --loop plays it again). Says nothing of health.
+        case traceEnd = "trace-end"
     }
     public let state: State
     public let message: String

@@ -103,8 +103,8 @@ public final class ChipModel: RegisterBus {
     public internal(set) var ignoredWrites: [(register: UInt8, value: UInt8)] = []
 
     let time: TimeSource
-    /// The clock reading that is t = 0 for the motion source.
-    private let motionEpoch: UInt64
+    /// The clock reading (ns) that is t = 0 for the motion source: the model's making.
+    public let motionStart: UInt64
     @exclusivity(unchecked) var registers = [UInt8](repeating: 0, count: 128)
     let access: [ChipProfile.Register.Access?]
     var random: SeededRandom
@@ -152,7 +152,7 @@ public final class ChipModel: RegisterBus {
         self.time = time
         self.imperfections = imperfections
         self.location = location ?? "chip model at \(hex(profile.addresses[0]))"
-        self.motionEpoch = time.nanoseconds
+        self.motionStart = time.nanoseconds
         self.random = SeededRandom(seed: imperfections.seed)
         var access = [ChipProfile.Register.Access?](repeating: nil, count: 128)
         for register in profile.registers { access[Int(register.address)] = register.access }
@@ -259,7 +259,7 @@ public final class ChipModel: RegisterBus {
     public var periodNanoseconds: UInt64 { UInt64(1e9 / (rateHertz * (1 + imperfections.rateError))) }
 
     func motionTime(_ nanoseconds: UInt64) -> Double {
-        Double(nanoseconds &- motionEpoch) / 1e9
+        Double(nanoseconds &- motionStart) / 1e9
     }
 
 

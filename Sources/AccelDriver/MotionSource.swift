@@ -232,3 +232,24 @@ func slerp(_ a: Vector3, _ b: Vector3, _ f: Double) -> Vector3 {
     let s = sin(angle)
     return ua * (sin((1 - f) * angle) / s) + ub * (sin(f * angle) / s)
 }
+
+/// A finite motion played again from its start each time it ends
+/// (`acceld --simulate TRACE --loop`).
+public final class LoopedMotion: MotionSource {
+    public let motion: any MotionSource
+    public var name: String { motion.name }
+    public let duration = Double.infinity
+
+    public init(_ motion: any MotionSource) {
+        precondition(motion.duration.isFinite && motion.duration > 0, "only a motion that ends can loop")
+        self.motion = motion
+    }
+
+    public func specificForce(at t: Double) -> Vector3 {
+        motion.specificForce(at: max(t, 0).truncatingRemainder(dividingBy: motion.duration))
+    }
+
+    public func rotationRate(at t: Double) -> Vector3 {
+        motion.rotationRate(at: max(t, 0).truncatingRemainder(dividingBy: motion.duration))
+    }
+}

@@ -23,6 +23,9 @@ public struct DeviceInfo: Sendable, Equatable {
     public var message: String?
     /// In pushed `device` messages: what happened (docs/PROTOCOL.md).
     public var event: String?
+    /// With `--simulate TRACE`: the trace the chip model plays, and where
+    /// its time 0 lies on the clock of every `t`.
+    public var trace: TraceInfo?
 
     public init(chip: String, location: String, range: Int, rate: Int, mode: String, resolution: Int,
                 fifo: Int? = nil, gyroscope: Int? = nil, state: String = "ok", message: String? = nil, event: String? = nil) {
@@ -44,6 +47,13 @@ public struct DeviceInfo: Sendable, Equatable {
                   rate: try f.int("rate"), mode: try f.string("mode"), resolution: try f.int("resolution"),
                   fifo: try f.optionalInt("fifo"), gyroscope: try f.optionalInt("gyroscope"), state: try f.string("state"), message: try f.optionalString("message"),
                   event: try f.optionalString("event"))
+        trace = try f.optional("trace", "an object with name, start, seconds and loop") { value in
+            value.object.flatMap { object in
+                guard let name = object["name"]?.string, let start = object["start"]?.number,
+                      let seconds = object["seconds"]?.number, let loop = object["loop"]?.bool else { return nil }
+                return TraceInfo(name: name, start: start, seconds: seconds, loop: loop)
+            }
+        }
     }
 
     func encode(_ line: inout JSONLine) {
@@ -58,12 +68,37 @@ public struct DeviceInfo: Sendable, Equatable {
         line.add("state", state)
         if let message { line.add("message", message) }
         if let event { line.add("event", event) }
+        if let trace {
+            var object = JSONLine()
+            object.add("name", trace.name)
+            object.add("start", trace.start, decimals: 6)
+            object.add("seconds", trace.seconds, decimals: 6)
+            object.add("loop", trace.loop)
+            line.addRaw("trace", String(decoding: object.finished(), as: UTF8.self))
+        }
     }
 
     var nested: String {
         var line = JSONLine()
         encode(&line)
         return line.line
+    }
+}
+
+/// The trace a simulated chip plays: its time 0 is `start` on the clock
+/// of every `t` (CLOCK_MONOTONIC, s); it lasts `seconds`, then holds its
+/// last row or, with `loop`, plays again from its start.
+public struct TraceInfo: Sendable, Equatable {
+    public var name: String
+    public var start: Double
+    public var seconds: Double
+    public var loop: Bool
+
+    public init(name: String, start: Double, seconds: Double, loop: Bool) {
+        self.name = name
+        self.start = start
+        self.seconds = seconds
+        self.loop = loop
     }
 }
 

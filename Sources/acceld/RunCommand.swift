@@ -60,6 +60,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("fault"), help: ArgumentHelp("With --simulate: inject a fault, KIND@START[+SECONDS] (eio, gone, reset, stuck). Repeatable.", valueName: "fault"))
     var faults: [String] = []
 
+    @Flag(help: "With --simulate TRACE: play the trace again from its start each time it ends (without it, the chip model holds its last row). Either way a device event trace-end says when it ended.")
+    var loop = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -100,6 +103,10 @@ struct RunCommand: ParsableCommand {
         }
         var options = Daemon.Options(configuration: configuration, configurationPath: path, source: source)
         options.faults = faults
+        if loop {
+            guard case .simulated = source else { exitWithError(ValidationError("--loop plays a simulated trace again: it goes with --simulate TRACE")) }
+            options.loop = true
+        }
         do {
             try Daemon(options: options, environment: currentEnvironment()).run()
         } catch {

@@ -42,8 +42,12 @@ struct ProtocolSchemaTests {
         #expect(checked >= 30)
     }
 
-    static let device = DeviceInfo(chip: "LSM6DSO", location: "/dev/i2c-1 at 0x6b", range: 4, rate: 416, mode: "high-performance",
-                                   resolution: 16, fifo: 1, gyroscope: 2000, state: "asleep", message: "still", event: "asleep")
+    static let device: DeviceInfo = {
+        var device = DeviceInfo(chip: "LSM6DSO", location: "/dev/i2c-1 at 0x6b", range: 4, rate: 416, mode: "high-performance",
+                                resolution: 16, fifo: 1, gyroscope: 2000, state: "asleep", message: "still", event: "asleep")
+        device.trace = TraceInfo(name: "fall.csv", start: 3521.204118, seconds: 12.5, loop: true)
+        return device
+    }()
     static let frame = FrameMessage(seq: 9, t: 1.5, acceleration: Vector3(0, 0, 1), gravity: Vector3(0, 0, 1), user: .zero, pitch: 1,
                                     roll: 2, yaw: 3, quaternion: Quaternion(w: 1, x: 0, y: 0, z: 0), rotationRate: Vector3(0, 0, 0.1),
                                     gyroscopeRecovering: true)
@@ -80,8 +84,9 @@ struct ProtocolSchemaTests {
         .event(.movement(.init(t: 5, start: 4.5, duration: 0.5, direction: .init(axis: .y, positive: false), peak: 0.4))),
         .event(.tap(.init(t: 6, start: 5.5, count: 2, direction: .init(axis: .z, positive: true), peak: 2.25))),
     ])
-    func everyMessage(_ message: Message) {
+    func everyMessage(_ message: Message) throws {
         #expect(schema.problems(in: message.json, side: .message) == [], "\(message.json)")
+        if case .device = message { #expect(try Message(parsing: message.jsonBytes) == message, "reads back as written") }
         if case .event(let event) = message {
             let woken = String(decoding: event.jsonBytes(wake: "chip"), as: UTF8.self)
             #expect(schema.problems(in: woken, side: .message) == [], "\(woken)")

@@ -18,9 +18,9 @@ public final class SocketDaemon {
     private var running = true
 
     /// As `acceld --simulate MOTION [--part P] [--rate R] [--range G]
-    /// [--interrupt model] [--fault F]...`.
+    /// [--interrupt model] [--fault F]... [--loop]`.
     public init(simulate motion: String, part: String = ChipProfile.lis302dl.name, rate: Int? = nil, range: Int? = nil,
-                interrupt: String? = nil, faults: [String] = [], socketPath: String? = nil) throws {
+                interrupt: String? = nil, faults: [String] = [], loop: Bool = false, socketPath: String? = nil) throws {
         QuietDaemonLogs.install()
         directory = scratchDirectory()
         self.socketPath = socketPath ?? directory + "/acceld.sock"
@@ -33,8 +33,12 @@ public final class SocketDaemon {
         configuration.device.interrupt = interrupt
         var options = Daemon.Options(configuration: configuration, configurationPath: nil, source: .simulated(motion: motion))
         options.faults = try faults.map(Fault.init(parsing:))
+        options.loop = loop
         daemon = Daemon(options: options, environment: [:])
-        try daemon.start()
+        do { try daemon.start() } catch {
+            running = false  // nothing to stop
+            throw error
+        }
     }
 
     /// SIGTERM's shutdown, as the daemon runs it: goodbye to every client, the socket file removed.

@@ -124,6 +124,17 @@ class Message:
 # The device and the daemon
 
 @dataclass(frozen=True)
+class Trace:
+    """With `acceld --simulate TRACE`: the trace the chip model plays. Its
+    time 0 is `start` on the clock of every `t`; it lasts `seconds`, then
+    holds its last row or, with `loop`, plays again."""
+    name: Optional[str] = _field(_str)
+    start: Optional[float] = _field(_number)
+    seconds: Optional[float] = _field(_number)
+    loop: Optional[bool] = _field(_bool)
+
+
+@dataclass(frozen=True)
 class Device(Message):
     """The part and how it is configured. Pushed ones carry `event` (`lost`, `back`, `configured`, ...)."""
     CLASS = "device"
@@ -139,6 +150,7 @@ class Device(Message):
     state: Optional[str] = _field(_str)
     message: Optional[str] = _field(_str)
     event: Optional[str] = _field(_str)
+    trace: Optional[Trace] = _field(_nested(Trace))
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,12 @@ def test_a_frame_from_a_part_with_a_gyroscope():
     assert hello.device.gyroscope == 2000
 
 
+def test_a_simulated_trace_says_where_its_time_0_lies():
+    hello = acceld.parse(json.loads('{"class":"hello","protocol":3,"version":"0.2.0","device":{"chip":"LIS302DL","location":"chip model (fall.csv)","range":2,"rate":100,"mode":"normal","resolution":8,"state":"ok","trace":{"name":"fall.csv","start":3521.204118,"seconds":12.5,"loop":false}}}'))
+    assert hello.device.trace == acceld.messages.Trace(name="fall.csv", start=3521.204118, seconds=12.5, loop=False)
+    assert acceld.parse({"class": "device", "chip": "LIS302DL", "state": "ok"}).trace is None
+
+
 def test_a_six_axis_selftest_carries_the_gyroscope():
     msg = acceld.parse({"class": "selftest", "passed": False, "range": 2, "mode": "high-performance",
                         "axes": [{"axis": "x", "delta": 14000.0, "min": 820.0, "max": 27869.0, "passed": True, "diagnosis": "within limits"}],
