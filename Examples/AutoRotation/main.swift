@@ -25,3 +25,5 @@ let rotating = Task {
 }
 try await Task.sleep(for: .seconds(min(seconds, 1e9)))
 rotating.cancel()
+// Returning while a task still prints races the process's exit: wait for each to end.
+await rotating.value

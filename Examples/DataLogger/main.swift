@@ -39,3 +39,6 @@ let notices = Task {
 try await Task.sleep(for: .seconds(min(seconds, 1e9)))
 logging.cancel()
 notices.cancel()
+// Returning while a task still prints races the process's exit: wait for each to end.
+await logging.value
+await notices.value

@@ -17,3 +17,5 @@ let ringing = Task {
 }
 try await Task.sleep(for: .seconds(min(seconds, 1e9)))
 ringing.cancel()
+// Returning while a task still prints races the process's exit: wait for each to end.
+await ringing.value

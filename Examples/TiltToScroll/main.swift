@@ -23,3 +23,5 @@ let scrolling = Task {
 }
 try await Task.sleep(for: .seconds(min(seconds, 1e9)))
 scrolling.cancel()
+// Returning while a task still prints races the process's exit: wait for each to end.
+await scrolling.value

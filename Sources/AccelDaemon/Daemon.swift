@@ -95,24 +95,28 @@ public final class Daemon: @unchecked Sendable {
         }
 
         let sampler = try makeSampler(time: time)
-        sampler.mountMatrix = configuration.device.mountMatrix
-        sampler.calibration = calibration
         self.sampler = sampler
+        // Before the loop runs, on its queue as every request is: the
+        // correction, set again once the chip is open to reach its driver.
+        let correct = {
+            _ = try? sampler.handle(.mount(configuration.device.mountMatrix))
+            _ = try? sampler.handle(.calibrate(calibration))
+        }
+        sampler.queue.sync(execute: correct)
         do {
             try sampler.open()
-            sampler.calibration = calibration
-            sampler.mountMatrix = configuration.device.mountMatrix
+            sampler.queue.sync(execute: correct)
         } catch {
             guard configuration.daemon.waitForDevice, error is BusError else { throw error }
             logger.warning("no device yet (\(error)); waiting for it ([daemon] wait-for-device)")
         }
-        let identity = sampler.identity
+        let found = sampler.queue.sync { sampler.snapshot }
         var device = DeviceInfo(
-            chip: identity?.chip ?? configuration.device.part ?? "unknown",
-            location: identity?.location ?? options.source.description,
-            configuration: sampler.configuration, profile: identity == nil ? configuration.device.profile : identity?.profile,
-            state: identity == nil ? "lost" : "ok")
-        if identity != nil { device.gyroscope = sampler.gyroscopeRange }
+            chip: found.part?.chip ?? configuration.device.part ?? "unknown",
+            location: found.part?.location ?? options.source.description,
+            configuration: found.configuration, profile: found.part == nil ? configuration.device.profile : found.part?.profile,
+            state: found.part == nil ? "lost" : "ok")
+        if found.part != nil { device.gyroscope = found.gyroscopeRange }
         device.trace = trace
 
         // A [vibration] section that cannot work at this rate is refused
@@ -132,7 +136,7 @@ public final class Daemon: @unchecked Sendable {
         let listener = Listener(descriptor: try listeningSocket(), hub: hub)
         self.listener = listener
         sampler.queue.async {
-            sampler.checkGyroscopeAtRest()
+            _ = try? sampler.handle(.checkGyroscopeAtRest)  // its verdict logged
             sampler.start()
         }
         hub.control.async { listener.start() }

@@ -11,47 +11,72 @@ import Dispatch
 /// paced by the timer or by the chip's INT line), `IIOSampler` on a kernel
 /// driver's IIO buffer. A source decides which sample a reading is and
 /// when it was made; everything after that is its `publisher`'s, the same
-/// for every source, and so is written once below.
+/// for every source. Eight requirements, as iio-sensor-proxy's drivers
+/// have a handful: open, start, stop, what it found, and requests.
 ///
-/// Everything but `queue` is called on `queue` (the hub's `onSampler`
-/// sends it there as a message), between two reads: the source's state is
-/// never touched from elsewhere, and the control side never waits for it.
+/// Everything but `queue` and `lastStep` is called on `queue`, between two
+/// reads (the hub's `onSampler` sends it there as a message): the source's
+/// state is never touched from elsewhere, and the control side never
+/// waits for it.
 protocol DeviceSampler: AnyObject, Sendable {
     var queue: DispatchQueue { get }
     /// Numbers, counts and hands on what the source reads.
     var publisher: Publisher { get set }
-    var configuration: DeviceConfiguration { get }
-    var calibration: Calibration { get set }
-    var mountMatrix: MountMatrix { get set }
     /// Nanoseconds of the last wake, for the watchdog (read on another thread).
     var lastStep: UInt64 { get }
-    /// What hello says of the device; nil before it was first reached.
-    var identity: (chip: String, location: String, profile: ChipProfile?)? { get }
-    /// The gyroscope's full scale in dps, for hello; nil without one.
-    var gyroscopeRange: Int? { get }
+    /// The device as the source now runs it.
+    var snapshot: SourceSnapshot { get }
 
     func open() throws
     func start()
     func stop(powerDown: Bool)
-    func reconfigure(to configuration: DeviceConfiguration) throws
-    func selfTest() throws -> SelfTestReport
+    /// A request from the control side, between two reads; throws what
+    /// the device or the source refused.
+    func handle(_ request: SourceRequest) throws -> SourceReply
+}
 
-    // What only some sources do; the others take the defaults below.
+/// What the control side asks of a source, in the order it was sent.
+enum SourceRequest {
+    /// Range, rate and mode (the part refuses what it cannot do): `.configured`.
+    case configure(DeviceConfiguration)
+    /// The datasheet's self-test, and a six-axis part's gyroscope's: `.selfTest`.
+    case selfTest
+    /// The latency every watching client allows (ms; nil: none): `.watermark`, the FIFO's.
+    case allowLatency(Double?)
+    /// Whether any client watches frames ([power] wake-on-motion sleeps only while none does).
+    case framesWatched(Bool)
+    /// The correction applied from the next reading.
+    case calibrate(Calibration)
+    /// The board's axes from the chip's ([device] mount-matrix).
+    case mount(MountMatrix)
+    /// Chip-axis readings (uncalibrated g), each handed over until it returns true.
+    case collect((Vector3) -> Bool)
+    /// A six-axis part's gyroscope offset judged at rest before the first frame: `.gyroscopeRest`.
+    case checkGyroscopeAtRest
+}
 
-    /// Judges a six-axis part's gyroscope offset at rest before the first
-    /// frame, and logs the verdict; nil where it was not measured.
-    @discardableResult
-    func checkGyroscopeAtRest() -> GyroscopeRest?
-    /// A six-axis part's gyroscope self-test; nil without one (or without registers to run it).
-    func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport?
-    /// Collects chip-axis readings (uncalibrated g) until `collect` returns true.
-    func collect(_ collect: @escaping (Vector3) -> Bool)
-    /// The latency every watching client allows (ms; nil: none); returns
-    /// the FIFO watermark it chose (0: none).
-    func allowLatency(milliseconds: Double?) throws -> Int
-    /// Whether any client watches frames ([power] wake-on-motion sleeps
-    /// only while none does).
-    func framesWatched(_ watched: Bool)
+/// A source's answer to a `SourceRequest`.
+enum SourceReply {
+    case done
+    case configured(DeviceConfiguration)
+    /// The gyroscope's report is nil without one (or without registers to run it).
+    case selfTest(SelfTestReport, GyroscopeSelfTestReport?)
+    /// 0: frames go as they are read.
+    case watermark(Int)
+    /// Nil where it was not measured.
+    case gyroscopeRest(GyroscopeRest?)
+}
+
+/// The device as a source runs it: what hello, status and the `device`
+/// stream describe, and what a flat calibration starts from.
+struct SourceSnapshot {
+    var configuration: DeviceConfiguration
+    /// The part found, where: nil before it was first reached.
+    var part: (chip: String, location: String, profile: ChipProfile?)?
+    /// The gyroscope's full scale in dps; nil without one.
+    var gyroscopeRange: Int?
+    var calibration: Calibration
+    var mountMatrix: MountMatrix
 }
 
 extension DeviceSampler {
@@ -77,26 +102,33 @@ extension DeviceSampler {
     /// New tunables, keeping the pipeline's state (SIGHUP).
     func update(settings: MotionSettings) { publisher.pipeline.update(settings) }
 
-    func checkGyroscopeAtRest() -> GyroscopeRest? { nil }
-
-    func gyroscopeSelfTest() throws -> GyroscopeSelfTestReport? { nil }
-
-    func collect(_ collect: @escaping (Vector3) -> Bool) {
+    /// Hands chip-axis readings to `collect` from the next read on.
+    func install(collector collect: @escaping (Vector3) -> Bool) {
         assertOnLoop()  // the reads use it between two wakes
         publisher.collector = collect
     }
-
-    /// Frames go as the source reads them: no FIFO to batch them.
-    func allowLatency(milliseconds: Double?) throws -> Int { 0 }
-
-    /// Where nothing sleeps, nothing to do.
-    func framesWatched(_ watched: Bool) {}
 }
 
 extension Sampler: DeviceSampler {
-    public var identity: (chip: String, location: String, profile: ChipProfile?)? {
-        driver.map { ($0.profile.name, $0.bus.location, $0.profile) }
+    var snapshot: SourceSnapshot {
+        SourceSnapshot(configuration: configuration, part: driver.map { ($0.profile.name, $0.bus.location, $0.profile) },
+                       gyroscopeRange: driver?.profile.gyroscope?.ranges[0].dps, calibration: calibration, mountMatrix: mountMatrix)
     }
 
-    public var gyroscopeRange: Int? { driver?.profile.gyroscope?.ranges[0].dps }
+    func handle(_ request: SourceRequest) throws -> SourceReply {
+        assertOnLoop()
+        switch request {
+        case .configure(let wanted):
+            try reconfigure(to: wanted)
+            return .configured(configuration)
+        case .selfTest: return .selfTest(try selfTest(), try gyroscopeSelfTest())
+        case .allowLatency(let milliseconds): return .watermark(try allowLatency(milliseconds: milliseconds))
+        case .framesWatched(let watched): framesWatched(watched)
+        case .calibrate(let calibration): self.calibration = calibration
+        case .mount(let matrix): mountMatrix = matrix
+        case .collect(let handler): collect(handler)
+        case .checkGyroscopeAtRest: return .gyroscopeRest(checkGyroscopeAtRest())
+        }
+        return .done
+    }
 }

@@ -159,7 +159,7 @@ final class Hub: @unchecked Sendable {
         let device = device
         vibration.update(subscribers, rate: Double(device.rate), range: device.range)
         let framesWatched = sessions.values.contains { $0.streams.contains(.frames) }
-        onSampler { [sampler] in sampler.framesWatched(framesWatched) }
+        onSampler { [sampler] in _ = try? sampler.handle(.framesWatched(framesWatched)) }
     }
 
     /// The FIFO watermark follows the most demanding client: the smallest
@@ -168,9 +168,10 @@ final class Hub: @unchecked Sendable {
     func latencyChanged() {
         let watchers = sessions.values.filter { !$0.streams.isEmpty }
         let allowed: Double? = watchers.isEmpty || watchers.contains { $0.latency == nil } ? nil : watchers.compactMap(\.latency).min()
-        onSampler({ [sampler] in try sampler.allowLatency(milliseconds: allowed) }, then: { [self] result in
+        onSampler({ [sampler] in try sampler.handle(.allowLatency(allowed)) }, then: { [self] result in
             switch result {
-            case .success(let watermark): deviceInfo.withLock { if $0.fifo != nil { $0.fifo = watermark } }
+            case .success(.watermark(let watermark)): deviceInfo.withLock { if $0.fifo != nil { $0.fifo = watermark } }
+            case .success: break
             case .failure(let error): logger.error("could not change the FIFO watermark: \(error)")
             }
         })

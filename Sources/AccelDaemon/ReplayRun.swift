@@ -42,14 +42,15 @@ public final class ReplayRun {
         end = UInt64(max(length, 0) * 1e9)
         let model = ChipModel(profile: part, motion: played, time: time, location: "chip model (replay of \(motion.name))")
         let mountMatrix = configuration.device.mountMatrix
-        sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: part, mountMatrix: mountMatrix) },
-                          configuration: configuration.device.configuration, settings: configuration.motion, time: time)
+        let sampler = Sampler(connect: { try Accelerometer(bus: model, time: time, part: part, mountMatrix: mountMatrix) },
+                              configuration: configuration.device.configuration, settings: configuration.motion, time: time)
+        self.sampler = sampler
         sampler.automaticRate = configuration.device.rate == nil
         try sampler.open()
-        let driver = sampler.driver!
-        var device = DeviceInfo(chip: driver.profile.name, location: driver.bus.location,
-                                configuration: sampler.configuration, profile: driver.profile, state: "ok")
-        device.gyroscope = sampler.gyroscopeRange
+        let found = sampler.queue.sync { sampler.snapshot }
+        var device = DeviceInfo(chip: found.part?.chip ?? part.name, location: found.part?.location ?? model.location,
+                                configuration: found.configuration, profile: found.part?.profile ?? part, state: "ok")
+        device.gyroscope = found.gyroscopeRange
         hub = Hub(sampler: sampler, device: device, socket: SocketSettings(), vibration: configuration.vibration,
                   calibrationStore: CalibrationStore(path: "/nonexistent"), isPrivileged: { _ in true },
                   notify: { _ in }, now: { time.nanoseconds })

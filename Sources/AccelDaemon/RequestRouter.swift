@@ -59,8 +59,8 @@ final class RequestRouter: @unchecked Sendable {
         case .configure(let range, let rate, let mode, let tunables):
             configure(session, range: range, rate: rate, mode: mode, tunables: tunables)
         case .selftest:
-            onSampler(session, "selftest", { [sampler] in (try sampler.selfTest(), try sampler.gyroscopeSelfTest()) }) { report, gyroscope in
-                session.reply(.selftest(SelfTestReply(report, gyroscope: gyroscope)))
+            onSampler(session, "selftest", { [sampler] in try sampler.handle(.selfTest) }) { reply in
+                if case .selfTest(let report, let gyroscope) = reply { session.reply(.selftest(SelfTestReply(report, gyroscope: gyroscope))) }
             }
         case .calibrateSet(let calibration):
             apply(calibration, for: session)
@@ -127,8 +127,8 @@ final class RequestRouter: @unchecked Sendable {
                 sampler.update(settings: configuration.motion)
             }
             guard changesDevice else { return nil }
-            try sampler.reconfigure(to: wanted)
-            return sampler.configuration
+            guard case .configured(let applied) = try sampler.handle(.configure(wanted)) else { return nil }
+            return applied
         }) { [hub] applied in
             guard let applied else { return session.reply(.configured(tunables: tunables)) }
             // The `device` stream has its one `configured` event from the
@@ -177,7 +177,7 @@ final class RequestRouter: @unchecked Sendable {
             var calibration = calibration
             if calibration.gyroscopeOffset == nil { calibration.gyroscopeOffset = (try? calibrationStore.load())??.gyroscopeOffset }
             try calibrationStore.save(calibration)
-            hub.onSampler { [sampler] in sampler.calibration = calibration }
+            hub.onSampler { [sampler] in _ = try? sampler.handle(.calibrate(calibration)) }
             // Saved, and the sampler's next message: applied before any later request.
             session.reply(.calibration(CalibrationReply(calibration: calibration, file: calibrationStore.path)))
         }
@@ -190,13 +190,14 @@ final class RequestRouter: @unchecked Sendable {
     private func calibrateFlat(seconds: Double, for session: Session) {
         let (control, rate) = (hub.control, hub.device.rate)
         hub.onSampler { [sampler] in
-            var calibration = FlatCalibration(seconds: seconds, rate: rate, mountMatrix: sampler.mountMatrix,
-                                              scale: sampler.calibration.scale)
-            sampler.collect { [self] g in
+            let now = sampler.snapshot
+            var calibration = FlatCalibration(seconds: seconds, rate: rate, mountMatrix: now.mountMatrix,
+                                              scale: now.calibration.scale)
+            _ = try? sampler.handle(.collect { [self] g in
                 guard let outcome = calibration.add(g) else { return false }
                 control.async { [self] in finishFlat(outcome, for: session) }
                 return true
-            }
+            })
         }
     }
 

@@ -49,8 +49,7 @@ extension Sampler {
     /// Collects chip-axis readings (uncalibrated g) until `collect`
     /// returns true; a sleeping chip is woken for it.
     func collect(_ collect: @escaping (Vector3) -> Bool) {
-        dispatchPrecondition(condition: .onQueue(queue))  // the reads use it between two wakes
         try? wakeForRequest()
-        publisher.collector = collect
+        install(collector: collect)
     }
 }

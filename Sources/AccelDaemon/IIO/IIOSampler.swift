@@ -263,7 +263,29 @@ extension IIOSampler: DeviceSampler {
         throw IIOError.registersUnavailable(device: buffer?.device.description ?? "the IIO device")
     }
 
-    // No registers to run the gyroscope's self-test, and its offset is
-    // the kernel driver's to judge: the protocol's defaults (nil). Frames
-    // go as the kernel hands them over: no latency to allow.
+    var snapshot: SourceSnapshot {
+        SourceSnapshot(configuration: configuration, part: identity, gyroscopeRange: gyroscopeRange,
+                       calibration: calibration, mountMatrix: mountMatrix)
+    }
+
+    /// No registers to run the gyroscope's self-test, and its offset is
+    /// the kernel driver's to judge (nil for both). Frames go as the
+    /// kernel hands them over: no latency to allow (watermark 0), and
+    /// nothing sleeps, so frames watched change nothing.
+    func handle(_ request: SourceRequest) throws -> SourceReply {
+        assertOnLoop()
+        switch request {
+        case .configure(let wanted):
+            try reconfigure(to: wanted)
+            return .configured(configuration)
+        case .selfTest: return .selfTest(try selfTest(), nil)
+        case .allowLatency: return .watermark(0)
+        case .framesWatched: break
+        case .calibrate(let calibration): self.calibration = calibration
+        case .mount(let matrix): mountMatrix = matrix
+        case .collect(let collect): install(collector: collect)
+        case .checkGyroscopeAtRest: return .gyroscopeRest(nil)
+        }
+        return .done
+    }
 }

@@ -56,10 +56,11 @@ final class InProcessDaemon {
         sampler.wakeOnMotion = wakeOnMotion
         try sampler.open()
         if interrupt { edges = InterruptThread.Next(line: sampler.pacing.line, wait: sampler.edgeTimeout) }
-        guard let identity = sampler.identity else { throw HarnessError.noChip }
-        var device = DeviceInfo(chip: identity.chip, location: identity.location, configuration: sampler.configuration,
-                                profile: identity.profile, state: "ok")
-        device.gyroscope = sampler.gyroscopeRange
+        let found = sampler.queue.sync { [sampler] in sampler.snapshot }
+        guard let part = found.part else { throw HarnessError.noChip }
+        var device = DeviceInfo(chip: part.chip, location: part.location, configuration: found.configuration,
+                                profile: part.profile, state: "ok")
+        device.gyroscope = found.gyroscopeRange
         settings = socket
         let privilege = try Privilege(groupName: "")
         hub = Hub(sampler: sampler, device: device, socket: socket, vibration: vibration,
