@@ -29,29 +29,27 @@ extension Sampler {
     /// recovery, is numbered by the clock as a batch is.
     func stepFIFOAtOnce(_ now: UInt64) throws -> UInt64 {
         guard let status = try readFIFOStatus() else { return UInt64(timing.phase.nudge) }
-        defer { lastPoll = now }
-        if status.overrun || resynchronise || fifo.held != nil {
+        defer { track.lastPoll = now }
+        if status.overrun || track.resynchronise || fifo.held != nil {
             _ = try drainFIFO(now, status: status)
             if let held = fifo.held { return delay(until: held.decideAt, from: now) }
             guard timing.phase.fit.isUsable else { return UInt64(period) }
             return delay(until: timing.phase.fit.instant(of: seq) + timing.phase.margin, from: now)
         }
         guard status.level > 0 else {
-            pollWasEmpty = true
             return try handleEmpty(now)
         }
         try fifo.read(status.level, from: driver!)
-        emptyStreak = 0
-        stalledAnnounced = false
+        track.foundSamples()
         let samples = fifo.samples
         if samples.count > 1 {
             // What a late read found before the newest: the next samples in order.
             deliverInOrder(samples.dropLast()) { _ in
-                timing.phase.fit.isUsable ? timing.phase.fit.instant(of: seq) : (lastInstant ?? Double(lastPoll)) + period
+                timing.phase.fit.isUsable ? timing.phase.fit.instant(of: seq) : (track.lastInstant ?? Double(track.lastPoll)) + period
             }
         }
         let instant = publish(samples[samples.count - 1], at: now, late: samples.count > 1)
-        pollWasEmpty = false
+        track.pollWasEmpty = false
         return delay(until: timing.phase.nextRead(after: instant, seq: seq), from: now)
     }
 
@@ -72,22 +70,20 @@ extension Sampler {
         guard let status = try known ?? readFIFOStatus() else { return false }
         let after = time.nanoseconds
         // After a recovery the next samples need not follow the held ones.
-        releaseHeldFIFO(decidedBy: status.overrun || resynchronise ? nil : (now, after, status.level))
+        releaseHeldFIFO(decidedBy: status.overrun || track.resynchronise ? nil : (now, after, status.level))
         guard status.level > 0 else {
-            pollWasEmpty = true
             _ = try handleEmpty(now)
             return false
         }
         try fifo.read(status.level, from: driver!)
-        emptyStreak = 0
-        stalledAnnounced = false
-        guard status.overrun || resynchronise else {
+        track.foundSamples()
+        guard status.overrun || track.resynchronise else {
             publish(FIFOReader.Batch(samples: fifo.samples, first: seq, readAt: now, readUntil: after))
             return true
         }
         publisher.counters.overruns += status.overrun ? 1 : 0
-        resynchronise = false
-        guard let batch = fifo.numberAfterGap(readAt: now, until: after, next: seq, lock: timing.phase, lastInstant: lastInstant) else { return false }
+        track.resynchronise = false
+        guard let batch = fifo.numberAfterGap(readAt: now, until: after, next: seq, lock: timing.phase, lastInstant: track.lastInstant) else { return false }
         publish(batch)
         return true
     }

@@ -11,7 +11,7 @@ extension Sampler {
     /// (Rounding toward the later numbered a sample one ahead of the chip
     /// after a SIGSTOP in the kernel stage, and counted one lost too many.)
     func deferIfAmbiguous(_ reading: Reading, from now: UInt64, to after: UInt64) -> UInt64? {
-        guard reading.status.contains(.overrun) || resynchronise, !timing.dataReady.isPacing, timing.phase.fit.count >= 4,
+        guard reading.status.contains(.overrun) || track.resynchronise, !timing.dataReady.isPacing, timing.phase.fit.count >= 4,
               let (earliest, latest) = timing.phase.newestCandidates(now, after) else { return nil }
         let first = max(Int64(seq), earliest)
         guard max(Int64(seq), latest) > first else { return nil }
@@ -38,7 +38,7 @@ extension Sampler {
         }
         publish(held.reading, at: held.at, as: number)
         guard fresh else { return delay(until: timing.phase.fit.instant(of: seq) + timing.phase.margin, from: now) }
-        pollWasEmpty = false
+        track.pollWasEmpty = false
         let instant = publish(reading, at: now)
         return delay(until: timing.phase.nextRead(after: instant, seq: seq), from: now)
     }

@@ -61,9 +61,9 @@ extension Sampler {
             publishAfterOverrun(held.reading, at: nextInstant(instant))
         }
         if recovery.isFailing || driver == nil { return recover(now) }
-        guard !edges.isEmpty || now >= (pacing.clock.lastEdge ?? lastPoll) + edgeTimeout else { return edgeTimeout }
+        guard !edges.isEmpty || now >= (pacing.clock.lastEdge ?? track.lastPoll) + edgeTimeout else { return edgeTimeout }
         do {
-            defer { lastPoll = now }
+            defer { track.lastPoll = now }
             let published = counters.published
             if fifoPaced {
                 try readFIFOOnEdge(now, edge: edges.last)
@@ -131,12 +131,10 @@ extension Sampler {
     private func readOnEdge(_ now: UInt64, edge: Edge?) throws {
         let reading = try driver!.read()
         guard reading.status.contains(.dataReady) else {
-            pollWasEmpty = true
             _ = try handleEmpty(now)
             return
         }
-        emptyStreak = 0
-        stalledAnnounced = false
+        track.foundSamples()
         guard !reading.status.contains(.overrun) else {
             // Samples were overwritten: how many, the next edge will say.
             publisher.counters.overruns += 1
@@ -148,14 +146,14 @@ extension Sampler {
         let instant = pacing.clock.instant(ofSample: seq) ?? pacing.clock.newest(at: now) ?? Double(now)
         let delivery = deliver(reading.counts, rotation: reading.rotation, instant: nextInstant(instant))
         send(.frame(delivery.frame, delivery.events))
-        resynchronise = false
+        track.resynchronise = false
     }
 
     /// A read that found samples overwritten, once its instant is known.
     private func publishAfterOverrun(_ reading: Reading, at instant: Double) {
         let delivery = deliver(reading.counts, rotation: reading.rotation, instant: instant, after: missing(before: instant))
         send(.frame(delivery.frame, delivery.events))
-        resynchronise = false
+        track.resynchronise = false
     }
 
     /// The watermark (or the first sample, at a watermark of 1): every
@@ -166,13 +164,11 @@ extension Sampler {
     private func readFIFOOnEdge(_ now: UInt64, edge: Edge?) throws {
         let status = try driver!.readFIFOStatus()
         guard status.level > 0 else {
-            pollWasEmpty = true
             _ = try handleEmpty(now)
             return
         }
         try fifo.read(status.level, from: driver!)
-        emptyStreak = 0
-        stalledAnnounced = false
+        track.foundSamples()
         // The samples a FIFO kept while asleep come first: the edge below
         // tells of a sample after them, which numbers them too.
         let kept = pacing.kept.count
@@ -200,14 +196,14 @@ extension Sampler {
             deliveries.append(deliver(sample.counts, rotation: sample.rotation, instant: instant, after: index == 0 ? missing : 0))
         }
         send(.batch(deliveries))
-        resynchronise = false
+        track.resynchronise = false
     }
 
     /// `instant`, or, when the clock puts it (less `earlier` periods) no
     /// later than the last published sample (a read before the edge's
     /// sample was taken into the clock), the grid instant after that one.
     private func nextInstant(_ instant: Double, after earlier: Int = 0) -> Double {
-        guard let last = lastInstant else { return instant }
+        guard let last = track.lastInstant else { return instant }
         let period = pacing.clock.period
         let first = instant - Double(earlier) * period
         return first < last + period / 2 ? last + Double(earlier + 1) * period : instant
@@ -219,7 +215,7 @@ extension Sampler {
     /// FIFO in stream mode), whatever a clock extrapolated over a long
     /// silence says.
     private func missing(before instant: Double) -> UInt64 {
-        guard let last = lastInstant else { return 0 }
+        guard let last = track.lastInstant else { return 0 }
         return UInt64(max(0, ((instant - last) / pacing.clock.period).rounded() - 1))
     }
 }

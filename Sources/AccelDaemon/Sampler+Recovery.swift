@@ -7,16 +7,17 @@ import AccelParts
 /// empty reads, and transfers that fail, reopened and checked under the
 /// Recovery policy.
 extension Sampler {
+    /// A read found no sample: counted; a stall or a reset chip found.
     func handleEmpty(_ now: UInt64) throws -> UInt64 {
         publisher.counters.emptyReads += 1
-        emptyStreak += 1
+        track.foundNothing()
         if timing.dataReady.sawEmpty() {
             let message = "the chip's data-ready bit clears again: following its clock by its data-ready bit again"
             logger.notice("\(message)")
             send(.device(DeviceEvent(state: .dataReadyBack, message: message)))
         }
-        let silent = Double(now) - (lastInstant ?? Double(lastPoll))
-        if emptyStreak >= 4 && silent > 3 * period {
+        let silent = Double(now) - (track.lastInstant ?? Double(track.lastPoll))
+        if track.emptyStreak >= 4 && silent > 3 * period {
             // A chip reset by a power glitch is powered down: no data, ever.
             // (Or another part now answers there: never configure that one.)
             if try !driver!.configurationIsIntact() {
@@ -24,8 +25,8 @@ extension Sampler {
                 try reconfigure(.reconfigured, "the chip had lost its configuration (power glitch?) and was configured again")
                 return 0
             }
-            if silent > 20 * period && !stalledAnnounced {
-                stalledAnnounced = true
+            if silent > 20 * period && !track.stalledAnnounced {
+                track.stalledAnnounced = true
                 logger.warning("the chip produces no data although it is configured")
                 send(.device(DeviceEvent(state: .stalled, message: "the chip at \(driver!.bus.location) answers but produces no new samples")))
             }
@@ -47,7 +48,7 @@ extension Sampler {
         timing.dataReady.reset()
         timing.phase.acquire(rate: configuration.rate)
         pacing.clock = EdgeClock(rate: configuration.rate)
-        resynchronise = true
+        track.resynchronise = true
     }
 
     func reconfigure(_ state: DeviceEvent.State, _ message: String) throws {
@@ -74,7 +75,7 @@ extension Sampler {
         try driver!.configure(configuration, waitingForTurnOn: false)
         turningOnUntil = time.nanoseconds + driver!.turnOnNanoseconds
         restartPhase()
-        emptyStreak = 0
+        track.emptyStreak = 0
     }
 
     /// While the chip turns on: the wait to the next step (at most half a
@@ -83,7 +84,7 @@ extension Sampler {
         guard let until = turningOnUntil else { return nil }
         guard now < until else {
             turningOnUntil = nil
-            lastPoll = now
+            track.lastPoll = now
             return nil
         }
         return min(until - now, 500_000_000)
@@ -129,7 +130,7 @@ extension Sampler {
             publisher.counters.recoveries += 1
             send(.device(described(event)))
         }
-        resynchronise = true
+        track.resynchronise = true
         // Read in phase, `margin` after a sample is due, where "the newest
         // sample" is unambiguous (the chip ran on meanwhile).
         guard timing.phase.fit.isUsable else { return 0 }

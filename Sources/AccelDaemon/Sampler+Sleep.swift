@@ -63,7 +63,7 @@ extension Sampler {
             return nil
         }
         // Armed from now: an edge stamped before is the arming's own.
-        wakeOnMotion?.fellAsleep(at: time.nanoseconds, after: lastInstant, period: pacing.clock.period)
+        wakeOnMotion?.fellAsleep(at: time.nanoseconds, after: track.lastInstant, period: pacing.clock.period)
         publisher.counters.sleeps += 1
         let pin = configuration.interruptPin?.label ?? "INT1"
         let kept = keepsSamplesAsleep(driver) ? ", its FIFO keeping the last \(driver.profile.fifo!.sampleDepth) samples," : ""
@@ -111,7 +111,7 @@ extension Sampler {
         }
         if let numbering {
             publisher.seq += numbering.skipped
-            lastInstant = numbering.last
+            track.lastInstant = numbering.last
         }
         let slept = wake.wokeUp(at: now)
         wakeOnMotion = wake

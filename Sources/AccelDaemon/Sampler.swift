@@ -66,16 +66,8 @@ public final class Sampler: @unchecked Sendable {
         get { publisher.seq }
         set { publisher.seq = newValue }
     }
-    /// Estimated instant of the last published sample (ns).
-    var lastInstant: Double?
-    /// When the chip was last read, with or without data.
-    var lastPoll: UInt64 = 0
-    var pollWasEmpty = false
-    var emptyStreak = 0
-    var stalledAnnounced = false
-    /// After a reset or an outage, the next sample's number comes from
-    /// elapsed time even without an overrun flag.
-    var resynchronise = false
+    /// What the reads left behind: the last poll and instant, empty reads, resynchronising.
+    var track = ReadTrack()
     /// The part whose scales clients were told: another part answering at
     /// the address later is refused, never served with these scales.
     var servedPart: String?
@@ -132,7 +124,7 @@ public final class Sampler: @unchecked Sendable {
         publisher.pipeline.gyroscopeRange = driver.rotationRange ?? .infinity
         self.driver = driver
         servedPart = driver.profile.name
-        lastPoll = time.nanoseconds
+        track.lastPoll = time.nanoseconds
         try openInterruptLine()
     }
 
@@ -220,18 +212,16 @@ public final class Sampler: @unchecked Sendable {
             }
             let reading = try driver!.read()
             let after = time.nanoseconds
-            defer { lastPoll = now }
+            defer { track.lastPoll = now }
             if let undecided = timing.undecided { return decide(undecided, by: reading, now) }
             guard reading.status.contains(.dataReady) else {
-                pollWasEmpty = true
                 return try handleEmpty(now)
             }
-            emptyStreak = 0
-            stalledAnnounced = false
+            track.foundSamples()
             if let delay = guardDataReady(now) { return delay }
             if let delay = deferIfAmbiguous(reading, from: now, to: after) { return delay }
             let instant = publish(reading, at: now)
-            pollWasEmpty = false
+            track.pollWasEmpty = false
             guard !timing.dataReady.isPacing else {
                 return delay(until: timing.dataReady.nextPacedRead(now: now, fittedDue: pacingDue, period: period, margin: timing.phase.margin), from: now)
             }
@@ -247,7 +237,7 @@ public final class Sampler: @unchecked Sendable {
     /// The data-ready guard's verdict on a read whose bit is set: nil to
     /// publish it, else the delay to the next read.
     private func guardDataReady(_ now: UInt64) -> UInt64? {
-        let fitted = timing.phase.fit.count >= 8 && !resynchronise ? timing.phase.fit.instant(of: seq) : nil
+        let fitted = timing.phase.fit.count >= 8 && !track.resynchronise ? timing.phase.fit.instant(of: seq) : nil
         let verdict = timing.dataReady.judge(at: now, fittedDue: fitted, rate: configuration.rate,
                                       tolerance: driver?.profile.rateTolerance ?? 0.1, margin: timing.phase.margin)
         switch verdict {
@@ -285,32 +275,32 @@ public final class Sampler: @unchecked Sendable {
         // cleared. Paced (data-ready stuck at 1): the clock, not the bit,
         // says which sample is the newest.
         var current = number ?? seq
-        if number == nil && (overrun || resynchronise || timing.dataReady.isPacing) {
+        if number == nil && (overrun || track.resynchronise || timing.dataReady.isPacing) {
             let minimum = Int64(seq) + (overrun ? 1 : 0)
             if timing.phase.fit.isUsable {
                 current = UInt64(max(minimum, timing.phase.fit.newest(at: Double(now))))
-            } else if let last = lastInstant {
+            } else if let last = track.lastInstant {
                 let elapsed = Int64((max(Double(now) - last, 0) / period + 0.05).rounded(.down))
                 current = UInt64(max(minimum, Int64(seq) - 1 + elapsed))
             }
         }
-        resynchronise = false
+        track.resynchronise = false
 
-        let window = Double(now) - Double(lastPoll)
+        let window = Double(now) - Double(track.lastPoll)
         var instant: Double
         if number != nil {
             instant = min(timing.phase.fit.instant(of: current), Double(now))
-        } else if pollWasEmpty && window < 0.5 * period {
+        } else if track.pollWasEmpty && window < 0.5 * period {
             // Bracketed between an empty read and this one: a measurement.
-            instant = Double(lastPoll) + window / 2
+            instant = Double(track.lastPoll) + window / 2
             timing.phase.measured(seq: current, at: instant)
             if timing.phase.fit.count >= 4 { instant = timing.phase.fit.instant(of: current) }
         } else if timing.phase.fit.isUsable {
             instant = timing.phase.fit.instant(of: current)
         } else {
-            instant = lastInstant.map { $0 + Double(current - seq + 1) * period } ?? Double(now)
+            instant = track.lastInstant.map { $0 + Double(current - seq + 1) * period } ?? Double(now)
         }
-        if number == nil { instant = min(max(instant, Double(lastPoll) + 1), Double(now)) }
+        if number == nil { instant = min(max(instant, Double(track.lastPoll) + 1), Double(now)) }
 
         let missing = current - seq
         if timing.phase.isLost && !timing.dataReady.isPacing {
@@ -334,7 +324,7 @@ public final class Sampler: @unchecked Sendable {
     /// `instant`, into a frame and its events.
     func deliver(_ counts: Counts, rotation: Counts? = nil, instant: Double, after missing: UInt64 = 0) -> Delivery {
         let driver = driver!
-        lastInstant = instant
+        track.lastInstant = instant
         let delivery = publisher.deliver(counts, chip: driver.chipAcceleration(counts), g: driver.acceleration(counts),
                                          rotation: rotation.flatMap(driver.rotationRate), at: instant, after: missing)
         if wakeOnMotion != nil { wakeOnMotion!.observe(user: delivery.frame.user.magnitude, at: UInt64(max(instant, 0))) }
