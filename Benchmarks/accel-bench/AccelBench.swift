@@ -19,7 +19,7 @@ struct AccelBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accel-bench",
         abstract: "Measure acceld's pipeline, replay, bus efficiency and behaviour under client load.",
-        subcommands: [Pipeline.self, ReplaySpeed.self, Bus.self, Load.self, Floor.self, Signal.self, Vibration.self]
+        subcommands: [Pipeline.self, ReplaySpeed.self, Bus.self, Load.self, Floor.self, Signal.self, Vibration.self, Control.self]
     )
 }
 
