@@ -244,8 +244,14 @@ final class Hub: @unchecked Sendable {
     func report(then: @escaping (StatusReport) -> Void) {
         onSampler({ [sampler] in sampler.counters }, then: { [self] result in
             guard case .success(let counters) = result else { return }  // reading counters cannot fail
-            then(status.report(counters: counters, clients: sessions.count, device: device))
+            then(report(counters))
         })
+    }
+
+    /// The status with the sampler's `counters`: the clients and the device now.
+    func report(_ counters: SamplerCounters) -> StatusReport {
+        dispatchPrecondition(condition: .onQueue(control))
+        return status.report(counters: counters, clients: sessions.count, device: device)
     }
 
     /// SIGTERM's order (Daemon+Shutdown; the tests' in-process daemon too):

@@ -50,7 +50,7 @@ final class RequestRouter: @unchecked Sendable {
             session.reply(.poll(hub.fanout.latest.map { FrameMessage($0, fields: session.fields, reference: session.reference) }))
         case .status:
             onSampler(session, "status", { [sampler] in sampler.counters }) { [hub] counters in
-                session.reply(.status(hub.status.report(counters: counters, clients: hub.sessions.count, device: hub.device)))
+                session.reply(.status(hub.report(counters)))
             }
         case .device:
             session.reply(.device(hub.device))

@@ -15,7 +15,8 @@ import Synchronization
 /// again, as would a change of rate. The machine's state is the default
 /// windows' (one second, half overlapped), whoever else watches.
 /// (Unchecked: the analyzers and the clients are the queue's alone; the
-/// sampler's thread reads `watched` under its lock.)
+/// sampler's thread reads `watched`, the control side `checkedAgainst`,
+/// each under its lock.)
 final class VibrationService: @unchecked Sendable {
     let queue = DispatchQueue(label: "acceld.vibration")
     /// Whether anyone watches: the sampler's thread skips the copy when not.
@@ -40,9 +41,14 @@ final class VibrationService: @unchecked Sendable {
     private var nextSeq: UInt64?
     private let logger = Logger(label: "acceld.vibration")
 
+    /// The configuration's `[vibration]` for the control side, which checks
+    /// a client's windows against it without waiting for this queue.
+    private let checkedAgainst: Mutex<VibrationSettings>
+
     init(configured: VibrationSettings) {
         self.configured = configured
         settings = configured
+        checkedAgainst = Mutex(configured)
     }
 
     /// The settings a client's windows make (the configuration's, with the
@@ -67,14 +73,17 @@ final class VibrationService: @unchecked Sendable {
 
     /// A reloaded `[vibration]`: every window starts again with it.
     func reconfigure(_ fresh: VibrationSettings) {
+        checkedAgainst.withLock { $0 = fresh }
         queue.async { [self] in
             configured = fresh
             rebuild()
         }
     }
 
-    /// The base the router checks a client's windows against (control side).
-    var base: VibrationSettings { queue.sync { settings } }
+    /// The base the router checks a client's windows against (control
+    /// side): the configuration's, as the analyzers run it but for the
+    /// chip's full scale, which no window's check reads.
+    var base: VibrationSettings { checkedAgainst.withLock { $0 } }
 
     /// One analyzer per set of windows wanted, kept where they still are.
     private func rebuild() {
