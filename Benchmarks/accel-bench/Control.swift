@@ -102,13 +102,9 @@ private final class WatchdogListener: @unchecked Sendable {
 
     init(path: String) throws {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un.of(path)
         unlink(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { throw ValidationError("cannot bind \(path): errno \(errno)") }
+        guard let fd = unixSocket(SOCK_DGRAM, boundTo: path) else { throw ValidationError("cannot bind \(path): errno \(errno)") }
+        self.fd = fd
     }
 
     deinit { close(fd) }
@@ -140,12 +136,8 @@ private final class LineSocket {
     private var pending: [UInt8] = []
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un.of(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { throw ValidationError("cannot connect to \(path): errno \(errno)") }
+        guard let fd = unixSocket(SOCK_STREAM, connectedTo: path) else { throw ValidationError("cannot connect to \(path): errno \(errno)") }
+        self.fd = fd
     }
 
     deinit { close(fd) }
@@ -170,14 +162,5 @@ private final class LineSocket {
             guard count > 0 else { return nil }
             pending += buffer[..<count]
         }
-    }
-}
-
-extension sockaddr_un {
-    static func of(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        return address
     }
 }

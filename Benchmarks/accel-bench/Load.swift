@@ -63,14 +63,7 @@ struct Load: ParsableCommand {
     }
 
     func connectClient(vibration: Double? = nil) -> Int32? {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in socket.utf8.enumerated() { raw[i] = b } }
-        let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard ok == 0 else { close(fd); return nil }
+        guard let fd = unixSocket(SOCK_STREAM, connectedTo: socket) else { return nil }
         let frames = Request.watch(streams: StreamName.events.union([.frames, .device]), rate: rate, fields: .all, latency: latency)
         let windows = vibration.map { Request.watch(streams: [.vibration], rate: nil, fields: .all, latency: nil, vibration: VibrationWatch(window: $0, spectrumBins: 256)) }
         let request = (windows ?? frames).json + "\n"
