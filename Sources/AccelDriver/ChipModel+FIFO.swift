@@ -8,53 +8,70 @@ import AccelParts
 // FIFO_DATA_OUT_L/H). The output-register FIFO's reads are in
 // ChipModel+Registers.swift, beside the output registers they share.
 extension ChipModel {
-    /// Queues sample `index`, made at `instant`: its six output bytes; or
+    /// Queues sample `index`, made at `instant` while the chip felt `felt`
+    /// (g): its six output bytes; or
     /// its gyroscope's word and then its accelerometer's, each tagged with
     /// TAG_SENSOR, TAG_CNT (the sample's number modulo 4) and TAG_PARITY;
     /// or the pattern's six 16-bit words, the gyroscope's three first.
-    func queue(sample index: UInt64, at instant: UInt64, _ spec: ChipProfile.FIFO) {
-        let accelerometer = bytes(outputWords(at: instant))
+    func queue(sample index: UInt64, at instant: UInt64, felt: Vector3, _ spec: ChipProfile.FIFO) {
+        let accelerometer = outputWords(felt: felt)
         switch spec.layout {
         case .outputRegisters:
-            push(accelerometer, spec)
+            makeRoom(spec)
+            fifo.append(accelerometer)
         case .tagged(let gyroscopeTag, let accelerometerTag, _):
             func tag(_ sensor: UInt8) -> UInt8 {
                 let tag = sensor << 3 | UInt8(index & 3) << 1
                 return tag | UInt8(tag.nonzeroBitCount & 1)
             }
-            push([tag(gyroscopeTag)] + bytes(gyroscopeWords(at: instant, profile.gyroscope!)), spec)
-            push([tag(accelerometerTag)] + accelerometer, spec)
+            makeRoom(spec)
+            fifo.append(tag: tag(gyroscopeTag), gyroscopeWords(at: instant, profile.gyroscope!))
+            makeRoom(spec)
+            fifo.append(tag: tag(accelerometerTag), accelerometer)
         case .pattern:
-            let words = bytes(gyroscopeWords(at: instant, profile.gyroscope!)) + accelerometer
-            for word in stride(from: 0, to: words.count, by: 2) { push(Array(words[word...word + 1]), spec) }
+            let gyroscope = gyroscopeWords(at: instant, profile.gyroscope!)
+            for word in [gyroscope.0, gyroscope.1, gyroscope.2, accelerometer.0, accelerometer.1, accelerometer.2] {
+                makeRoom(spec)
+                fifo.append(word: word)
+            }
         }
     }
 
     /// A full FIFO in stream mode overwrites its oldest entry: a sample is
     /// lost with its only entry, its accelerometer's word, or its
     /// pattern's first word.
-    private func push(_ entry: [UInt8], _ spec: ChipProfile.FIFO) {
-        if fifo.count == spec.depth {
-            let oldest = popOldest(spec)
-            switch spec.layout {
-            case .outputRegisters: counters.samplesLost += 1
-            case .tagged(_, let accelerometerTag, _): counters.samplesLost += oldest.entry[0] >> 3 == accelerometerTag ? 1 : 0
-            case .pattern: counters.samplesLost += oldest.position == 0 ? 1 : 0
-            }
-            fifoOverrunLatched = true
-        }
-        fifo.append(entry)
-    }
-
-    /// Removes the oldest entry, with its place in the pattern.
-    private func popOldest(_ spec: ChipProfile.FIFO) -> (entry: [UInt8], position: Int) {
+    private func makeRoom(_ spec: ChipProfile.FIFO) {
+        guard fifo.isFull else { return }
         let position = fifoHeadPosition
-        fifoHeadPosition = (position + 1) % spec.entriesPerSample
-        return (fifo.removeFirst(), position)
+        let first = popOldest(spec)
+        switch spec.layout {
+        case .outputRegisters: counters.samplesLost += 1
+        case .tagged(_, let accelerometerTag, _): counters.samplesLost += first >> 3 == accelerometerTag ? 1 : 0
+        case .pattern: counters.samplesLost += position == 0 ? 1 : 0
+        }
+        fifoOverrunLatched = true
     }
 
-    private func bytes(_ words: (UInt16, UInt16, UInt16)) -> [UInt8] {
-        [words.0, words.1, words.2].flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+    /// Removes the oldest entry, keeping its place in the pattern; returns
+    /// its first byte.
+    @discardableResult
+    private func popOldest(_ spec: ChipProfile.FIFO) -> UInt8 {
+        fifoHeadPosition = (fifoHeadPosition + 1) % spec.entriesPerSample
+        return fifo.removeOldest()
+    }
+
+    /// A burst from the first data register that the FIFO fills with
+    /// whole entries, moved at once: what reading it register by register
+    /// gives, without the register file per byte. False for any other
+    /// read, which takes that path.
+    func readFIFOBurst(from register: UInt8, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let spec = profile.fifo, register == spec.dataRegister, fifoStreaming || spec.layout != .outputRegisters,
+              buffer.count % spec.entryBytes == 0, buffer.count / spec.entryBytes <= fifo.count else { return false }
+        let entries = buffer.count / spec.entryBytes
+        fifo.move(into: buffer)
+        fifoHeadPosition = (fifoHeadPosition + entries) % spec.entriesPerSample
+        if spec.layout == .outputRegisters && fifo.isEmpty && entries > 0 { registers[Int(profile.statusRegister)] = 0 }
+        return true
     }
 
     /// A six-axis FIFO's register, or nil for any other. The status: the
@@ -77,9 +94,10 @@ extension ChipModel {
             return UInt8(truncatingIfNeeded: value >> UInt32(8 * byte))
         }
         guard register >= spec.dataRegister && register < spec.dataRegister + UInt8(spec.entryBytes) else { return nil }
-        guard let oldest = fifo.first else { return 0 }
+        guard !fifo.isEmpty else { return 0 }
         let index = Int(register - spec.dataRegister)
-        if index == spec.entryBytes - 1 { _ = popOldest(spec) }
-        return oldest[index]
+        let byte = fifo.oldest(index)
+        if index == spec.entryBytes - 1 { popOldest(spec) }
+        return byte
     }
 }

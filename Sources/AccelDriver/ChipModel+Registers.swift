@@ -10,7 +10,6 @@ extension ChipModel {
     public func readRegister(_ subAddress: UInt8) throws -> UInt8 {
         try begin()
         counters.bytesRead += 1
-        fifoByte = 0
         return read(subAddress & 0x7F)
     }
 
@@ -27,7 +26,6 @@ extension ChipModel {
         }
         try begin()
         counters.bytesRead += buffer.count
-        fifoByte = 0
         var register: UInt8
         let increments: Bool
         switch profile.autoIncrement {
@@ -38,6 +36,7 @@ extension ChipModel {
             register = subAddress & 0x7F
             increments = registers[Int(field.register)] & field.mask != 0
         }
+        if increments && readFIFOBurst(from: register, into: buffer) { return }
         // The auto-increment wraps the FIFO's last data register back to
         // its first (the output registers only while the FIFO streams), so
         // one burst reads many samples.
@@ -104,12 +103,13 @@ extension ChipModel {
     /// OUT_Z_H pops it.
     private func readFIFO(_ register: UInt8) -> UInt8 {
         let index = Int(register - profile.statusRegister - 1)
-        guard let oldest = fifo.first else { return registers[Int(register)] }
+        guard !fifo.isEmpty else { return registers[Int(register)] }
+        let byte = fifo.oldest(index)
         if index == ChipProfile.sampleBytes - 1 {
-            fifo.removeFirst()
+            fifo.removeOldest()
             if fifo.isEmpty { registers[Int(profile.statusRegister)] = 0 }
         }
-        return oldest[index]
+        return byte
     }
 
     private func write(_ register: UInt8, _ value: UInt8) {

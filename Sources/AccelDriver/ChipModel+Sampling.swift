@@ -26,17 +26,26 @@ extension ChipModel {
         let fresh = Int(index - previous)
         lastSampleIndex = index
         counters.samplesProduced += fresh
-        if profile.wakeUp != nil { runWakeUp(from: previous + 1, through: index, start: start, period: period) }
 
         let status = profile.statusRegister
-        if fifoStreaming, let spec = profile.fifo {
-            // Only the newest the FIFO holds survive (in part, the oldest of
-            // them, where a sample's words do not divide its depth); the
-            // rest are made and lost.
-            let kept = min(fresh, (spec.depth + spec.entriesPerSample - 1) / spec.entriesPerSample)
+        let streaming = fifoStreaming ? profile.fifo : nil
+        // Only the newest the FIFO holds survive (in part, the oldest of
+        // them, where a sample's words do not divide its depth); the rest
+        // are made and lost. The wake-up unit sees the last 256.
+        let kept = streaming.map { min(fresh, ($0.depth + $0.entriesPerSample - 1) / $0.entriesPerSample) } ?? 0
+        let wakeUp = wakeUpPass()
+        let firstKept = index + 1 - UInt64(kept), firstWatched = max(previous + 1, index >= 255 ? index - 255 : 0)
+        let first = wakeUp == nil ? firstKept : min(firstKept, firstWatched)
+        for k in first..<index + 1 {
+            // One specific force per sample, for the unit and the FIFO.
+            let instant = start + k * period
+            let felt = motion.specificForce(at: motionTime(instant))
+            if let wakeUp, k >= firstWatched { runWakeUp(felt, wakeUp) }
+            if let streaming, k >= firstKept { queue(sample: k, at: instant, felt: felt, streaming) }
+        }
+        if let spec = streaming {
             counters.samplesLost += fresh - kept
             if kept < fresh { fifoOverrunLatched = true }
-            for k in (fresh - kept + 1)...fresh { queue(sample: previous + UInt64(k), at: start + (previous + UInt64(k)) * period, spec) }
             if spec.layout == .outputRegisters {
                 registers[Int(status)] = 0x0F | (fifo.count == spec.depth ? 0xF0 : 0)
                 return
@@ -75,7 +84,12 @@ extension ChipModel {
     /// The three left-justified output words of the sample made at
     /// `instant` (no allocation: replay makes millions of these).
     func outputWords(at instant: UInt64) -> (UInt16, UInt16, UInt16) {
-        var digits = convert(motion.specificForce(at: motionTime(instant)))
+        outputWords(felt: motion.specificForce(at: motionTime(instant)))
+    }
+
+    /// The output words of a sample whose specific force is `felt`, g.
+    func outputWords(felt: Vector3) -> (UInt16, UInt16, UInt16) {
+        var digits = convert(felt)
         if !imperfections.stuckOutputs.isEmpty {
             for (axis, stuck) in imperfections.stuckOutputs { digits[axis] = Double(stuck) }
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 
 // The chip model's wake-up unit (ChipProfile+WakeUp.swift), as acceld
 // arms it: each sample's specific force, gravity taken out by the unit's
@@ -33,40 +34,53 @@ extension ChipModel {
         return wakeUnit.source & unit.fired != 0
     }
 
-    /// Samples `first...last` (the last 256 at most) through the unit.
-    func runWakeUp(from first: UInt64, through last: UInt64, start: UInt64, period: UInt64) {
-        guard let unit = profile.wakeUp, last >= first else { return }
+    /// The unit's settings for the samples of one transaction, read from
+    /// its registers once.
+    struct WakeUpPass {
+        let unit: ChipProfile.WakeUp
+        let armed: Bool
+        let alpha: Double
+        let threshold: Double
+        let duration: Int
+        let latched: Bool
+    }
+
+    /// Nil when the unit neither watches nor filters (its filter, where
+    /// the part has no reset register, runs while selected).
+    func wakeUpPass() -> WakeUpPass? {
+        guard let unit = profile.wakeUp else { return nil }
         let armed = wakeUpArmed
         let runsAllAlong = unit.filterReset == nil && !unit.filterSettings.isEmpty
             && unit.filterSettings.allSatisfy { field($0.field) == $0.value }
-        guard armed || runsAllAlong else { return }
-        let alpha = 1 / (unit.highPassDivisor / (2 * Double.pi) + 1)
+        guard armed || runsAllAlong else { return nil }
         let rangeCode = field(profile.rangeField)
         let rangeIndex = profile.ranges.firstIndex { $0.code == rangeCode } ?? 0
-        let threshold = Double(field(unit.threshold)) * unit.gPerStep[rangeIndex]
-        let duration = Int(field(unit.duration))
-        let latched = field(unit.latch.field) == unit.latch.value
-        for k in max(first, last >= 255 ? last - 255 : 0)...last {
-            let g = motion.specificForce(at: motionTime(start + k * period)) + imperfections.offset
-            let filtered: Vector3
-            switch unit.filter {
-            case .highPass:
-                let reference = wakeUnit.reference ?? g
-                filtered = g - reference
-                wakeUnit.reference = reference + filtered * alpha
-            case .slope:
-                filtered = (g - (wakeUnit.previous ?? g)) * 0.5
-                wakeUnit.previous = g
-            }
-            guard armed else { continue }
-            let over = [filtered.x, filtered.y, filtered.z].map { abs($0) > threshold }
-            let axes = zip(over, unit.axisBits).reduce(UInt8(0)) { $0 | ($1.0 ? $1.1 : 0) }
-            wakeUnit.count = axes != 0 ? wakeUnit.count + 1 : 0
-            if axes != 0 && wakeUnit.count > duration {
-                wakeUnit.source = unit.fired | axes
-            } else if !latched {
-                wakeUnit.source = 0
-            }
+        return WakeUpPass(unit: unit, armed: armed, alpha: 1 / (unit.highPassDivisor / (2 * Double.pi) + 1),
+                          threshold: Double(field(unit.threshold)) * unit.gPerStep[rangeIndex],
+                          duration: Int(field(unit.duration)), latched: field(unit.latch.field) == unit.latch.value)
+    }
+
+    /// One sample's specific force `felt` (g) through the unit.
+    func runWakeUp(_ felt: Vector3, _ pass: WakeUpPass) {
+        let g = felt + imperfections.offset
+        let filtered: Vector3
+        switch pass.unit.filter {
+        case .highPass:
+            let reference = wakeUnit.reference ?? g
+            filtered = g - reference
+            wakeUnit.reference = reference + filtered * pass.alpha
+        case .slope:
+            filtered = (g - (wakeUnit.previous ?? g)) * 0.5
+            wakeUnit.previous = g
+        }
+        guard pass.armed else { return }
+        let over = [filtered.x, filtered.y, filtered.z].map { abs($0) > pass.threshold }
+        let axes = zip(over, pass.unit.axisBits).reduce(UInt8(0)) { $0 | ($1.0 ? $1.1 : 0) }
+        wakeUnit.count = axes != 0 ? wakeUnit.count + 1 : 0
+        if axes != 0 && wakeUnit.count > pass.duration {
+            wakeUnit.source = pass.unit.fired | axes
+        } else if !pass.latched {
+            wakeUnit.source = 0
         }
     }
 

@@ -117,13 +117,11 @@ public final class ChipModel: RegisterBus {
     @exclusivity(unchecked) var highPassReference = Vector3.zero
     /// Stream-mode FIFO: each entry is one sample's six output bytes, or
     /// a six-axis FIFO's word (ChipModel+FIFO.swift).
-    @exclusivity(unchecked) var fifo: [[UInt8]] = []
+    @exclusivity(unchecked) var fifo: FIFOEntries
     /// The tagged FIFO overwrote a word since its status was last read.
     @exclusivity(unchecked) var fifoOverrunLatched = false
     /// Where the pattern FIFO's oldest word sits in its pattern.
     @exclusivity(unchecked) var fifoHeadPosition = 0
-    /// Bytes of the oldest FIFO sample already read in this transaction.
-    @exclusivity(unchecked) var fifoByte = 0
 
     // Faults.
     @exclusivity(unchecked) private var failuresLeft = 0
@@ -158,6 +156,7 @@ public final class ChipModel: RegisterBus {
         for register in profile.registers { access[Int(register.address)] = register.access }
         self.access = access
         self.derived = Derived(mode: profile.modes[0])
+        fifo = FIFOEntries(entryBytes: profile.fifo?.entryBytes ?? ChipProfile.sampleBytes, capacity: profile.fifo?.depth ?? 0)
         resetRegisters()
     }
 

@@ -12,5 +12,9 @@ judge_guest() {
         return 1
     fi
     failed=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed/\1/')
-    [ "$failed" -eq 0 ] || { echo "$stage: $failed check(s) failed" >&2; return 1; }
+    [ "$failed" -eq 0 ] && return 0
+    # Repeated last, so the tail of the log that CI keeps names them.
+    echo "$stage: $failed check(s) failed:" >&2
+    tr -d '\r' < "$log" | grep -E 'CHECK FAIL' | sed 's/^/  /' >&2
+    return 1
 }
