@@ -41,7 +41,7 @@ enum SourceRequest {
     case configure(DeviceConfiguration)
     /// The datasheet's self-test, and a six-axis part's gyroscope's: `.selfTest`.
     case selfTest
-    /// The latency every watching client allows (ms; nil: none): `.watermark`, the FIFO's.
+    /// The latency every watching client allows (ms; nil: none); a new FIFO watermark goes out as `.configuration`.
     case allowLatency(Double?)
     /// Whether any client watches frames ([power] wake-on-motion sleeps only while none does).
     case framesWatched(Bool)
@@ -61,8 +61,6 @@ enum SourceReply {
     case configured(DeviceConfiguration)
     /// The gyroscope's report is nil without one (or without registers to run it).
     case selfTest(SelfTestReport, GyroscopeSelfTestReport?)
-    /// 0: frames go as they are read.
-    case watermark(Int)
     /// Nil where it was not measured.
     case gyroscopeRest(GyroscopeRest?)
 }
@@ -122,7 +120,7 @@ extension Sampler: DeviceSampler {
             try reconfigure(to: wanted)
             return .configured(configuration)
         case .selfTest: return .selfTest(try selfTest(), try gyroscopeSelfTest())
-        case .allowLatency(let milliseconds): return .watermark(try allowLatency(milliseconds: milliseconds))
+        case .allowLatency(let milliseconds): try allowLatency(milliseconds: milliseconds)
         case .framesWatched(let watched): framesWatched(watched)
         case .calibrate(let calibration): self.calibration = calibration
         case .mount(let matrix): mountMatrix = matrix

@@ -169,11 +169,7 @@ final class Hub: @unchecked Sendable {
         let watchers = sessions.values.filter { !$0.streams.isEmpty }
         let allowed: Double? = watchers.isEmpty || watchers.contains { $0.latency == nil } ? nil : watchers.compactMap(\.latency).min()
         onSampler({ [sampler] in try sampler.handle(.allowLatency(allowed)) }, then: { [self] result in
-            switch result {
-            case .success(.watermark(let watermark)): deviceInfo.withLock { if $0.fifo != nil { $0.fifo = watermark } }
-            case .success: break
-            case .failure(let error): logger.error("could not change the FIFO watermark: \(error)")
-            }
+            if case .failure(let error) = result { logger.error("could not change the FIFO watermark: \(error)") }
         })
     }
 
@@ -189,6 +185,9 @@ final class Hub: @unchecked Sendable {
             fanout.publish(deliveries)
             vibration.feed(deliveries)
         case .device(let event): publish(event)
+        case .configuration(let configuration):
+            deviceInfo.withLock { $0.update(configuration, profile: ChipProfile.named($0.chip)) }
+            status.changed()
         }
     }
 

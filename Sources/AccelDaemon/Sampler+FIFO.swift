@@ -124,7 +124,8 @@ extension Sampler {
     }
 
     /// Applies the latency the most demanding client allows (nil: no
-    /// batching). Returns the watermark now in effect. Call on `queue`.
+    /// batching); a new watermark goes out with the configuration.
+    /// Returns the watermark now in effect. Call on `queue`.
     @discardableResult
     public func allowLatency(milliseconds: Double?) throws -> Int {
         assertOnLoop()
@@ -135,6 +136,7 @@ extension Sampler {
         guard watermark != configuration.fifoWatermark else { return watermark }
         releaseHeldFIFO(decidedBy: nil)
         configuration.fifoWatermark = watermark
+        send(.configuration(configuration))
         guard wakeOnMotion?.asleep != true else { return watermark }  // the wake-up configures it
         // The FIFO stays in stream mode: its samples follow on in order,
         // whatever the watermark, and the next read reads them all.

@@ -11,6 +11,10 @@ public enum SamplerOutput: Sendable {
     /// one write per client for all of them.
     case batch([Delivery])
     case device(DeviceEvent)
+    /// The configuration on the chip changed with nothing for a client to
+    /// hear of (the FIFO watermark following the clients' latency): the
+    /// device's description takes it.
+    case configuration(DeviceConfiguration)
 }
 
 /// A frame and the events it completed.

@@ -58,7 +58,7 @@ extension SamplerOutput {
         switch self {
         case .frame(let frame, let events): [Delivery(frame: frame, events: events)]
         case .batch(let deliveries): deliveries
-        case .device: []
+        case .device, .configuration: []
         }
     }
 }

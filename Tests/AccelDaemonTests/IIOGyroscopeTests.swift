@@ -40,7 +40,7 @@ struct IIOGyroscopeTests {
                 switch output {
                 case .frame(let frame, _): list.append(frame)
                 case .batch(let deliveries): list += deliveries.map(\.frame)
-                case .device: break
+                case .device, .configuration: break
                 }
             }
         }

@@ -201,7 +201,7 @@ struct IIOTests {
             switch output {
             case .frame(let frame, _): [frame]
             case .batch(let deliveries): deliveries.map(\.frame)
-            case .device: []
+            case .device, .configuration: []
             }
         } } }
         let states = { outputs.withLock { $0.compactMap { if case .device(let event) = $0 { event.state } else { nil } } } }

@@ -40,6 +40,7 @@ final class InterruptRig {
             case .frame(let frame, _): frames.append(frame)
             case .batch(let deliveries): frames += deliveries.map(\.frame)
             case .device(let event): deviceEvents.append(event)
+            case .configuration: break
             }
         }
         try sampler.open()

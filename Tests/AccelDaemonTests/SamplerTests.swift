@@ -25,6 +25,8 @@ final class SamplerRig {
     var handoffs: [(at: UInt64, frames: Int, oldestAge: Double)] = []
     /// Frames handed over before each device event.
     var framesBeforeDeviceEvent: [Int] = []
+    /// Configurations sent with no event (a new FIFO watermark).
+    var configurations: [DeviceConfiguration] = []
 
     /// Wakes of the sampler (steps), for the FIFO's wake-up figures.
     var steps = 0
@@ -51,6 +53,8 @@ final class SamplerRig {
             case .device(let event):
                 deviceEvents.append(event)
                 framesBeforeDeviceEvent.append(frames.count)
+            case .configuration(let configuration):
+                configurations.append(configuration)
             }
         }
         try sampler.open()
@@ -403,6 +407,18 @@ struct FIFOSamplerTests {
         #expect(Set(rig.frames.map(\.seq)).count == rig.frames.count, "no sample twice")
         #expect(rig.gaps == rig.lost)
         #expect(rig.frames.last!.t > 2.9)
+    }
+
+    @Test("a new watermark goes out as the configuration, after the frames read before it, with no device event; the same latency again sends nothing")
+    func watermarkAnnounced() throws {
+        let rig = try rig(latency: nil)
+        rig.run(seconds: 1)
+        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
+        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
+        #expect(rig.configurations.map(\.fifoWatermark) == [18], "50 ms at 400 Hz: 18 samples")
+        #expect(rig.deviceEvents.isEmpty && rig.frames.count == rig.sampler.counters.published)
+        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: nil) }
+        #expect(rig.configurations.map(\.fifoWatermark) == [18, 1])
     }
 
     @Test("an impossible FIFO_SRC is counted as a fault and nothing is published from it")

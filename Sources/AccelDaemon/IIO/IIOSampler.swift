@@ -279,7 +279,7 @@ extension IIOSampler: DeviceSampler {
             try reconfigure(to: wanted)
             return .configured(configuration)
         case .selfTest: return .selfTest(try selfTest(), nil)
-        case .allowLatency: return .watermark(0)
+        case .allowLatency: break
         case .framesWatched: break
         case .calibrate(let calibration): self.calibration = calibration
         case .mount(let matrix): mountMatrix = matrix
