@@ -30,8 +30,8 @@ extension Sampler {
         }
         let budget = BusBudget(profile: driver.profile, rate: configuration.rate)
         guard let clock = driver.bus.clockFrequency else {
-            if driver.bus is I2CBus, announcedBusRate != configuration.rate {
-                announcedBusRate = configuration.rate
+            if driver.bus is I2CBus, chip.announcedBusRate != configuration.rate {
+                chip.announcedBusRate = configuration.rate
                 let needed = budget.slowestClock.map { "a bus of \(clockText($0)) or faster" } ?? "more than I2C's 1 MHz carries (SPI)"
                 logger.notice("\(driver.bus.location) does not say its clock (no device-tree clock-frequency): the \(budget.part) at \(configuration.rate) Hz needs \(Int(budget.bitsPerSecond(watermark: budget.largestWatermark)) / 1_000) kbit/s at least, \(needed) (docs/INSTALL.md, \"The bus's clock\")")
             }

@@ -137,7 +137,7 @@ extension Sampler {
         releaseHeldFIFO(decidedBy: nil)
         configuration.fifoWatermark = watermark
         send(.configuration(configuration))
-        guard wakeOnMotion?.asleep != true else { return watermark }  // the wake-up configures it
+        guard pacing.wakeOnMotion?.asleep != true else { return watermark }  // the wake-up configures it
         // The FIFO stays in stream mode: its samples follow on in order,
         // whatever the watermark, and the next read reads them all.
         try driver.setFIFOWatermark(watermark)

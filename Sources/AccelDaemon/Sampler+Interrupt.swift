@@ -42,7 +42,7 @@ extension Sampler {
         if let wait = turningOn(now) { return wait }  // an edge meanwhile is of a sample not yet valid
         // Asleep, the thread still comes by once a second: the watchdog
         // (WATCHDOG=1) knows it alive, and nothing is read.
-        if wakeOnMotion?.asleep == true { return stepAsleep(edges: edges, now) }
+        if pacing.wakeOnMotion?.asleep == true { return stepAsleep(edges: edges, now) }
         publisher.counters.wakes += 1
         // An edge's sample is known from the data where it can be: a FIFO's
         // by the samples read (readFIFOOnEdge); data ready's is the one the
@@ -107,8 +107,8 @@ extension Sampler {
     private func lineFault(_ fault: GPIOError) {
         guard !pacing.lineFaultSaid else { return }
         pacing.lineFaultSaid = true
-        if interruptFallback {
-            interruptSource = nil  // not tried again: it would fail the same way
+        if pacing.fallback {
+            pacing.source = nil  // not tried again: it would fail the same way
             loseInterruptLine(fault)
             return
         }

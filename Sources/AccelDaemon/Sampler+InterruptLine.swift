@@ -12,8 +12,8 @@ extension Sampler {
     /// fires (miswired, the wrong line or pin) stops the start with its own
     /// message, unless interrupt-fallback = timer says to go on without it.
     func openInterruptLine() throws {
-        guard let interruptSource, pacing.line == nil else { return }
-        let line = try interruptSource()
+        guard let source = pacing.source, pacing.line == nil else { return }
+        let line = try source()
         let pin = configuration.interruptPin?.label ?? "INT1"
         try clearPin(line)
         let patience = UInt64(driver!.profile.turnOnPeriods) * UInt64(pacing.clock.period) + 1_000_000_000
@@ -24,9 +24,9 @@ extension Sampler {
         }
         guard !edges.isEmpty else {
             let silent = GPIOError.silent(line: line.description, pin: pin, rate: configuration.rate, level: try? line.level())
-            guard interruptFallback else { throw silent }
+            guard pacing.fallback else { throw silent }
             logger.warning("\(silent.description); interrupt-fallback = timer: the timer paces the reads instead")
-            self.interruptSource = nil
+            pacing.source = nil
             return
         }
         // That edge only shows the line is wired: its sample is read here,
@@ -71,7 +71,7 @@ extension Sampler {
             return InterruptThread.Next(line: pacing.line, wait: wait)
         case .failure(let error):
             // The chip must not be left watching at its slow rate for a timer to read.
-            if wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }
+            if pacing.wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }
             loseInterruptLine(error)
             return InterruptThread.Next(line: nil, wait: 1_000_000_000)
         }
@@ -84,11 +84,11 @@ extension Sampler {
         pacing.lastSequence = nil
         pacing.lastLineAttempt = time.nanoseconds
         publisher.counters.busErrors += 1
-        let fallback = interruptFallback ? "the timer paces the reads until it is back" : "no samples until it is back (interrupt-fallback = timer would let the timer pace the reads meanwhile)"
+        let fallback = pacing.fallback ? "the timer paces the reads until it is back" : "no samples until it is back (interrupt-fallback = timer would let the timer pace the reads meanwhile)"
         let message = "\(error): \(fallback)"
         logger.error("\(message)")
         send(.device(DeviceEvent(state: .interruptLost, message: message)))
-        if interruptFallback {
+        if pacing.fallback {
             pacing.thread?.stop(waking: nil)
             pacing.thread = nil
             restartPhase()
@@ -101,11 +101,11 @@ extension Sampler {
     /// step while it stands in.
     @discardableResult
     func reopenInterruptLine() -> Bool {
-        guard let interruptSource, pacing.line == nil else { return false }
+        guard let source = pacing.source, pacing.line == nil else { return false }
         let now = time.nanoseconds
         guard now - pacing.lastLineAttempt >= 1_000_000_000 else { return false }
         pacing.lastLineAttempt = now
-        guard let line = try? interruptSource() else { return false }
+        guard let line = try? source() else { return false }
         pacing.line = line
         pacing.clock = EdgeClock(rate: configuration.rate)
         let message = "\(line.description) is back: the chip's pin paces the reads again"

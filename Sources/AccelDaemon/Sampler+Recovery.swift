@@ -73,7 +73,7 @@ extension Sampler {
     /// it every request and the watchdog's heartbeat.
     func configureChip() throws {
         try driver!.configure(configuration, waitingForTurnOn: false)
-        turningOnUntil = time.nanoseconds + driver!.turnOnNanoseconds
+        chip.turningOnUntil = time.nanoseconds + driver!.turnOnNanoseconds
         restartPhase()
         track.emptyStreak = 0
     }
@@ -81,9 +81,9 @@ extension Sampler {
     /// While the chip turns on: the wait to the next step (at most half a
     /// second, so the watchdog's heartbeat goes on), or nil once it is on.
     func turningOn(_ now: UInt64) -> UInt64? {
-        guard let until = turningOnUntil else { return nil }
+        guard let until = chip.turningOnUntil else { return nil }
         guard now < until else {
-            turningOnUntil = nil
+            chip.turningOnUntil = nil
             track.lastPoll = now
             return nil
         }
@@ -105,10 +105,10 @@ extension Sampler {
     func recover(_ now: UInt64) -> UInt64 {
         do {
             if driver == nil {
-                let fresh = try connect()
-                if let servedPart, fresh.profile.name != servedPart {
-                    let expected = ChipProfile.named(servedPart)!.whoAmI
-                    throw DriverError.wrongPart(location: fresh.bus.location, part: servedPart, expected: expected,
+                let fresh = try chip.connect()
+                if let served = chip.part, fresh.profile.name != served {
+                    let expected = ChipProfile.named(served)!.whoAmI
+                    throw DriverError.wrongPart(location: fresh.bus.location, part: served, expected: expected,
                                                 found: try fresh.bus.readRegister(0x0F))
                 }
                 adoptAutomaticRate(fresh.profile)

@@ -17,7 +17,7 @@ extension Sampler {
     /// The chip's configuration while it watches.
     func asleepConfiguration(_ driver: Accelerometer) -> DeviceConfiguration {
         var watching = configuration
-        watching.wakeUp = DeviceConfiguration.WakeUpArming(threshold: wakeOnMotion?.threshold ?? 0.1)
+        watching.wakeUp = DeviceConfiguration.WakeUpArming(threshold: pacing.wakeOnMotion?.threshold ?? 0.1)
         guard !keepsSamplesAsleep(driver) else { return watching }
         watching.rate = driver.profile.wakeUpRate
         watching.fifoWatermark = 0
@@ -38,14 +38,14 @@ extension Sampler {
     /// At start: a part that cannot watch on the wired pin stops acceld
     /// with the driver's own message (exit 78), not at the first sleep.
     func checkWakeOnMotion(_ driver: Accelerometer) throws {
-        guard wakeOnMotion != nil else { return }
+        guard pacing.wakeOnMotion != nil else { return }
         _ = try driver.registerValues(for: asleepConfiguration(driver))
     }
 
     /// Called after each read on the line: hands over when it may; returns
     /// the wait for the line while asleep, nil while awake.
     func sleepIfStill(_ now: UInt64) -> UInt64? {
-        guard let wake = wakeOnMotion, wake.shouldSleep(at: now), let driver else { return nil }
+        guard let wake = pacing.wakeOnMotion, wake.shouldSleep(at: now), let driver else { return nil }
         let watching = asleepConfiguration(driver)
         do {
             publisher.release()
@@ -59,11 +59,12 @@ extension Sampler {
         } catch {
             logger.error("could not arm the chip's wake-up unit (\(error)); reads go on at \(configuration.rate) Hz")
             try? driver.configure(configuration)
-            wakeOnMotion?.observe(user: .infinity, at: now)  // not again before another still time
+            pacing.wakeOnMotion?.observe(user: .infinity, at: now)  // not again before another still time
             return nil
         }
         // Armed from now: an edge stamped before is the arming's own.
-        wakeOnMotion?.fellAsleep(at: time.nanoseconds, after: track.lastInstant, period: pacing.clock.period)
+        let period = pacing.clock.period  // (read apart: the call below modifies `pacing`)
+        pacing.wakeOnMotion?.fellAsleep(at: time.nanoseconds, after: track.lastInstant, period: period)
         publisher.counters.sleeps += 1
         let pin = configuration.interruptPin?.label ?? "INT1"
         let kept = keepsSamplesAsleep(driver) ? ", its FIFO keeping the last \(driver.profile.fifo!.sampleDepth) samples," : ""
@@ -79,8 +80,8 @@ extension Sampler {
     /// found high) is the chip's wake-up; a client that now watches frames
     /// wakes it too. Returns the wait for the next edge.
     func stepAsleep(edges: [Edge], _ now: UInt64) -> UInt64 {
-        let byChip = !(wakeOnMotion?.wakeUpEdges(edges).isEmpty ?? true) || (try? pacing.line?.level()) == true
-        guard byChip || wakeOnMotion?.framesWatched == true else { return Self.asleepWait }
+        let byChip = !(pacing.wakeOnMotion?.wakeUpEdges(edges).isEmpty ?? true) || (try? pacing.line?.level()) == true
+        guard byChip || pacing.wakeOnMotion?.framesWatched == true else { return Self.asleepWait }
         do {
             return try wakeUp(now, byChip: byChip)
         } catch {
@@ -91,7 +92,7 @@ extension Sampler {
     /// Back to the configured rate, numbering on from the periods slept.
     @discardableResult
     func wakeUp(_ now: UInt64, byChip: Bool, cause clientCause: String = "a client watches frames") throws -> UInt64 {
-        guard let driver, var wake = wakeOnMotion, wake.asleep else { return edgeTimeout }
+        guard let driver, var wake = pacing.wakeOnMotion, wake.asleep else { return edgeTimeout }
         let fired = try driver.wakeUpFired()
         let keeps = keepsSamplesAsleep(driver)
         let numbering: (skipped: UInt64, last: Double)?
@@ -114,7 +115,7 @@ extension Sampler {
             track.lastInstant = numbering.last
         }
         let slept = wake.wokeUp(at: now)
-        wakeOnMotion = wake
+        pacing.wakeOnMotion = wake
         pacing.overrunRead = nil
         publisher.counters.wakeUps += 1
         let cause = byChip ? "the \(driver.profile.name)'s wake-up unit saw motion" + (fired ? "" : " (its source was already clear)")
@@ -142,7 +143,7 @@ extension Sampler {
     /// A request that needs the chip at its configured rate (configure,
     /// a self-test, a calibration) wakes it first.
     func wakeForRequest() throws {
-        guard wakeOnMotion?.asleep == true else { return }
+        guard pacing.wakeOnMotion?.asleep == true else { return }
         try wakeUp(time.nanoseconds, byChip: false, cause: "a request needs the chip at its rate")
         // The request may start the FIFO again, and no edge would follow
         // what it kept: that goes now, the newest stamped a period before
@@ -159,9 +160,9 @@ extension Sampler {
     /// one to start wakes the chip at once.
     public func framesWatched(_ watched: Bool) {
         assertOnLoop()
-        guard wakeOnMotion != nil else { return }
-        wakeOnMotion?.framesWatched = watched
-        if watched, wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }
+        guard pacing.wakeOnMotion != nil else { return }
+        pacing.wakeOnMotion?.framesWatched = watched
+        if watched, pacing.wakeOnMotion?.asleep == true { _ = try? wakeUp(time.nanoseconds, byChip: false) }
     }
 
     /// How long the thread waits on the line while asleep (the edge, a

@@ -33,14 +33,24 @@ import Synchronization
 ///
 /// (Unchecked: everything is confined to `queue`, the interrupt thread
 /// included, which runs its steps inside `queue.sync`; `lastStep` is atomic.)
+private let samplerLogger = Logger(label: "acceld.sampler")
+
 public final class Sampler: @unchecked Sendable {
     public typealias Counters = SamplerCounters
     /// (The publisher's, as every source's; public for accel-bench.)
     public var counters: Counters { publisher.counters }
 
     public let queue = DispatchQueue(label: "acceld.sampler", qos: .userInteractive)
-    public internal(set) var configuration: DeviceConfiguration
-    public internal(set) var driver: Accelerometer?
+    /// The chip, its driver and configuration, and what clients were told.
+    var chip: ServedChip
+    public internal(set) var configuration: DeviceConfiguration {
+        get { chip.configuration }
+        set { chip.configuration = newValue }
+    }
+    public internal(set) var driver: Accelerometer? {
+        get { chip.driver }
+        set { chip.driver = newValue }
+    }
     /// Nanoseconds of the last step, for the watchdog (on another thread):
     /// a hung sampler stops it.
     public var lastStep: UInt64 { lastStepTime.load(ordering: .relaxed) }
@@ -48,15 +58,16 @@ public final class Sampler: @unchecked Sendable {
     /// SCHED_FIFO for the thread that runs the timer's steps ([daemon]
     /// realtime-priority; set before `start`).
     public var realtimePriority = 0
-    /// `rate = auto` with no part named: the rate is the identified part's
-    /// nearest 100 Hz, known only once WHO_AM_I has answered.
-    public var automaticRate = false
+    /// `rate = auto` with no part named (ServedChip).
+    public var automaticRate: Bool {
+        get { chip.automaticRate }
+        set { chip.automaticRate = newValue }
+    }
 
     let time: TimeSource
-    let connect: () throws -> Accelerometer
     /// Numbers, counts and hands on what the reads find.
     var publisher: Publisher
-    let logger = Logger(label: "acceld.sampler")
+    var logger: Logger { samplerLogger }
     /// The timer path's own state (TimerPacing).
     var timing: TimerPacing
     var fifo = FIFOReader()
@@ -68,41 +79,41 @@ public final class Sampler: @unchecked Sendable {
     }
     /// What the reads left behind: the last poll and instant, empty reads, resynchronising.
     var track = ReadTrack()
-    /// The part whose scales clients were told: another part answering at
-    /// the address later is refused, never served with these scales.
-    var servedPart: String?
     /// The latency clients allow, ms (nil: none, samples as they come).
     var latency: Double?
-    /// Configured, the chip turns on until then (ns): nothing is read before.
-    var turningOnUntil: UInt64?
-    /// The rate whose bus needs were last said (Sampler+Bus).
-    var announcedBusRate: Int?
-    /// Opens the line the chip's INT pin drives ([device] interrupt): set
-    /// before `open`, the line paces the reads instead of the timer
-    /// (Sampler+Interrupt), and is opened again after it was lost.
-    public var interruptSource: (() throws -> InterruptLine)?
-    /// [device] interrupt-fallback = timer: the timer paces the reads while
-    /// the line is silent or gone.
-    public var interruptFallback = false
     /// The interrupt path's own state (Interrupt/InterruptPacing).
     var pacing: InterruptPacing
-    /// [power] wake-on-motion (Sampler+Sleep): set before `open`; needs the line.
-    public var wakeOnMotion: WakeOnMotion?
-
-    public var calibration: Calibration = .identity {
-        didSet { driver?.calibration = calibration; startGyroscopeBias() }
+    /// The line's opener, set before `open` (InterruptPacing.source).
+    public var interruptSource: (() throws -> InterruptLine)? {
+        get { pacing.source }
+        set { pacing.source = newValue }
+    }
+    /// [device] interrupt-fallback = timer (InterruptPacing.fallback).
+    public var interruptFallback: Bool {
+        get { pacing.fallback }
+        set { pacing.fallback = newValue }
+    }
+    /// [power] wake-on-motion, set before `open` (InterruptPacing.wakeOnMotion).
+    public var wakeOnMotion: WakeOnMotion? {
+        get { pacing.wakeOnMotion }
+        set { pacing.wakeOnMotion = newValue }
     }
 
-    public var mountMatrix: MountMatrix = .identity {
-        didSet { driver?.mountMatrix = mountMatrix; startGyroscopeBias() }
+    public var calibration: Calibration {
+        get { chip.calibration }
+        set { chip.calibration = newValue; driver?.calibration = newValue; startGyroscopeBias() }
+    }
+
+    public var mountMatrix: MountMatrix {
+        get { chip.mountMatrix }
+        set { chip.mountMatrix = newValue; driver?.mountMatrix = newValue; startGyroscopeBias() }
     }
 
     /// - Parameter connect: opens the bus and identifies the chip (called
     ///   again to reopen it after a fault that closed it).
     public init(connect: @escaping () throws -> Accelerometer, configuration: DeviceConfiguration,
                 settings: MotionSettings, time: TimeSource) {
-        self.connect = connect
-        self.configuration = configuration
+        chip = ServedChip(connect: connect, configuration: configuration)
         self.publisher = Publisher(settings: settings)
         self.time = time
         timing = TimerPacing(rate: configuration.rate)
@@ -114,16 +125,16 @@ public final class Sampler: @unchecked Sendable {
     /// Opens and configures the chip. Throws the bus or driver error as is,
     /// so the daemon can exit with its message and code.
     public func open() throws {
-        let driver = try connect()
+        let driver = try chip.connect()
         adoptAutomaticRate(driver.profile)
         try checkBus(configuration, driver: driver)
         configuration.fifoWatermark = fifoWatermark(rate: configuration.rate, driver: driver)
-        if interruptSource != nil && pacing.routingFound == nil { pacing.routingFound = try driver.interruptRouting() }
+        if pacing.source != nil && pacing.routingFound == nil { pacing.routingFound = try driver.interruptRouting() }
         try checkWakeOnMotion(driver)
         try driver.configure(configuration)
         publisher.pipeline.gyroscopeRange = driver.rotationRange ?? .infinity
         self.driver = driver
-        servedPart = driver.profile.name
+        chip.part = driver.profile.name
         track.lastPoll = time.nanoseconds
         try openInterruptLine()
     }
@@ -177,7 +188,7 @@ public final class Sampler: @unchecked Sendable {
     /// One read; returns nanoseconds until the next one should happen.
     public func step() -> UInt64 {
         assertOnLoop()
-        if interruptSource != nil && pacing.line == nil && reopenInterruptLine() {
+        if pacing.source != nil && pacing.line == nil && reopenInterruptLine() {
             // The line is back: it paces the reads again, the timer stands down.
             timing.timer?.stop()
             timing.timer = nil
@@ -327,7 +338,7 @@ public final class Sampler: @unchecked Sendable {
         track.lastInstant = instant
         let delivery = publisher.deliver(counts, chip: driver.chipAcceleration(counts), g: driver.acceleration(counts),
                                          rotation: rotation.flatMap(driver.rotationRate), at: instant, after: missing)
-        if wakeOnMotion != nil { wakeOnMotion!.observe(user: delivery.frame.user.magnitude, at: UInt64(max(instant, 0))) }
+        if pacing.wakeOnMotion != nil { pacing.wakeOnMotion!.observe(user: delivery.frame.user.magnitude, at: UInt64(max(instant, 0))) }
         return delivery
     }
 

@@ -7,6 +7,15 @@ import AccelDriver
 /// what the line has done wrong so far. Only the sampler's queue (the
 /// interrupt thread, inside it) touches it.
 struct InterruptPacing {
+    /// Opens the line the chip's INT pin drives ([device] interrupt): set
+    /// before `open`, the line paces the reads instead of the timer
+    /// (Sampler+Interrupt), and is opened again after it was lost.
+    var source: (() throws -> InterruptLine)?
+    /// [device] interrupt-fallback = timer: the timer paces the reads while
+    /// the line is silent or gone.
+    var fallback = false
+    /// [power] wake-on-motion (Sampler+Sleep): needs the line.
+    var wakeOnMotion: WakeOnMotion?
     /// The line the chip's pin drives; nil before it is opened, or lost.
     var line: InterruptLine?
     var thread: InterruptThread?
