@@ -9,6 +9,8 @@ import Dispatch
 import Logging
 import Synchronization
 
+private let samplerLogger = Logger(label: "acceld.sampler")
+
 /// The i2c-dev source (DeviceSampler): owns the chip, reads it, and says
 /// which sample each reading is and when it was made; its `publisher`
 /// does the rest, as for every source. Two pacings, each with its state
@@ -33,8 +35,6 @@ import Synchronization
 ///
 /// (Unchecked: everything is confined to `queue`, the interrupt thread
 /// included, which runs its steps inside `queue.sync`; `lastStep` is atomic.)
-private let samplerLogger = Logger(label: "acceld.sampler")
-
 public final class Sampler: @unchecked Sendable {
     public typealias Counters = SamplerCounters
     /// (The publisher's, as every source's; public for accel-bench.)

@@ -8,6 +8,8 @@ import Dispatch
 import Logging
 import Synchronization
 
+private let iioLogger = Logger(label: "acceld.iio")
+
 /// Owns an accelerometer that a kernel driver drives, through its IIO
 /// buffer: the kernel samples it on its trigger (the chip's data-ready
 /// interrupt, or an hrtimer) and stamps each scan; a read source on
@@ -31,19 +33,13 @@ public final class IIOSampler: @unchecked Sendable {
     private let lastStepTime = Atomic<UInt64>(0)
     private let connect: (Int) throws -> IIOBuffer
     private let time: TimeSource
-    private let logger = Logger(label: "acceld.iio")
+    private var logger: Logger { iioLogger }
     var publisher: Publisher
-    private var buffer: IIOBuffer?
-    private var gyroscope: IIOBuffer?
-    /// The gyroscope's scans read and not yet paired with the accelerometer's.
-    private var rates: [IIOScan] = []
-    private var lastRate: Vector3?
-    private var watcher: BufferWatcher?
+    /// The open buffers; nil while the device is lost.
+    private var stream: IIOStream?
+    /// Once a second: looks for a lost device, notices scans that stopped.
     private var ticker: DispatchSourceTimer?
-    private var numbering: ScanNumbering
-    private var scans: [IIOScan] = []
-    private var lastScan: UInt64 = 0
-    private var stalled = false
+    private var track: IIOReadTrack
 
     /// - Parameter connect: finds the device and starts its buffer at the rate given.
     public init(connect: @escaping (Int) throws -> IIOBuffer, configuration: DeviceConfiguration,
@@ -52,12 +48,11 @@ public final class IIOSampler: @unchecked Sendable {
         self.configuration = configuration
         self.time = time
         publisher = Publisher(settings: settings)
-        numbering = ScanNumbering(rate: configuration.rate)
+        track = IIOReadTrack(rate: configuration.rate)
     }
 
     public func open() throws {
         let buffer = try connect(configuration.rate)
-        self.buffer = buffer
         let device = buffer.device
         // The range is the driver's: its scale times the largest reading.
         let bits = buffer.layout.element("in_accel_x")?.bits ?? 16
@@ -65,27 +60,28 @@ public final class IIOSampler: @unchecked Sendable {
         configuration.mode = "iio"
         configuration.fifoWatermark = 0
         identity = (device.name.uppercased(), device.location, nil)
-        lastScan = time.nanoseconds
-        openGyroscope(beside: device)
+        track.lastScan = time.nanoseconds
+        stream = IIOStream(buffer: buffer, gyroscope: openGyroscope(beside: device))
     }
 
     /// The gyroscope's buffer, when the driver has one beside the
     /// accelerometer's; without it frames go as from an accelerometer.
-    private func openGyroscope(beside device: IIODevice) {
-        guard let companion = device.gyroscopeCompanion() else { return }
+    private func openGyroscope(beside device: IIODevice) -> IIOBuffer? {
+        guard let companion = device.gyroscopeCompanion() else { return nil }
         do {
             let gyroscope = try IIOBuffer(device: companion, rate: configuration.rate, sensor: .anglvel)
-            self.gyroscope = gyroscope
             let bits = gyroscope.layout.element("in_anglvel_x")?.bits ?? 16
             publisher.pipeline.gyroscopeRange = gyroscope.scale.x * Double(1 << (bits - 1))
+            return gyroscope
         } catch {
             logger.warning("\(companion): the gyroscope cannot be read through IIO (\(error)); frames go without its rotation rate")
+            return nil
         }
     }
 
     /// The gyroscope's full scale in dps, for hello.
     public var gyroscopeRange: Int? {
-        gyroscope.map { _ in Int((publisher.pipeline.gyroscopeRange * 180 / .pi).rounded()) }
+        stream?.gyroscope.map { _ in Int((publisher.pipeline.gyroscopeRange * 180 / .pi).rounded()) }
     }
 
     public func start() {
@@ -105,23 +101,12 @@ public final class IIOSampler: @unchecked Sendable {
     }
 
     private func listen() {
-        guard let buffer, watcher == nil else { return }
-        watcher = BufferWatcher(descriptor: buffer.descriptor, target: queue, readable: { [unowned self] in read() })
+        stream?.listen(on: queue) { [unowned self] in read() }
     }
 
-    /// The buffer is stopped at once; the watcher closes its descriptor
-    /// when its loop has ended.
     private func closeBuffer() {
-        gyroscope?.close()
-        gyroscope = nil
-        rates.removeAll()
-        lastRate = nil
-        guard let buffer else { return }
-        self.buffer = nil
-        guard let watcher else { return buffer.close() }
-        self.watcher = nil
-        buffer.close(keepingDescriptor: true)
-        watcher.stop()
+        stream?.close()
+        stream = nil
     }
 
     // MARK: Reading
@@ -130,92 +115,72 @@ public final class IIOSampler: @unchecked Sendable {
         let now = time.nanoseconds
         lastStepTime.store(now, ordering: .relaxed)
         publisher.counters.wakes += 1
-        guard let buffer else { return }
-        scans.removeAll(keepingCapacity: true)
+        guard stream != nil else { return }
         do {
-            try buffer.read(into: &scans)
-            // st_lsm6dsx pushes a FIFO word's gyroscope scan before its
-            // accelerometer scan: those read here are already waiting.
-            try gyroscope?.read(into: &rates)
+            try stream!.read()
         } catch {
             lose(error)
             return
         }
+        let scans = stream!.scans
         guard !scans.isEmpty else {
             publisher.counters.emptyReads += 1
             return
         }
-        lastScan = now
-        if stalled {
-            stalled = false
-            publisher.send(.device(DeviceEvent(state: .back, message: "\(buffer.device) sends samples again")))
+        track.lastScan = now
+        if track.stalled {
+            track.stalled = false
+            publisher.send(.device(DeviceEvent(state: .back, message: "\(stream!.buffer.device) sends samples again")))
         }
         var deliveries: [Delivery] = []
         for scan in scans {
-            for (timestamp, missing) in numbering.number(scan.timestamp) {
-                let decided = timestamp == scan.timestamp ? scan : held!
-                if decided == held { held = nil }
-                deliveries.append(deliver(decided, after: missing, buffer: buffer))
+            for (timestamp, missing) in track.numbering.number(scan.timestamp) {
+                let decided = timestamp == scan.timestamp ? scan : track.held!
+                if decided == track.held { track.held = nil }
+                deliveries.append(deliver(decided, after: missing))
             }
-            if numbering.isHolding(scan.timestamp) { held = scan }
+            if track.numbering.isHolding(scan.timestamp) { track.held = scan }
         }
         publisher.send(deliveries)
     }
 
-    /// A scan whose gap waits for the next scan's stamp (`ScanNumbering`).
-    private var held: IIOScan?
-
-    /// The scan numbered `missing` samples after the previous one, as a frame.
-    private func deliver(_ scan: IIOScan, after missing: Int, buffer: IIOBuffer) -> Delivery {
+    /// The scan numbered `missing` samples after the previous one, as a
+    /// frame (there is a stream).
+    private func deliver(_ scan: IIOScan, after missing: Int) -> Delivery {
+        let buffer = stream!.buffer
         let chip = buffer.chipValue(scan.counts)
         let g = mountMatrix.apply(buffer.mountMatrix.apply(calibration.apply(chip)))
-        return publisher.deliver(scan.counts, chip: chip, g: g, rotation: rate(at: scan.timestamp),
-                                 at: Double(scan.timestamp), after: UInt64(missing))
-    }
-
-    /// The gyroscope's reading made with the accelerometer's at
-    /// `timestamp`. st_lsm6dsx stamps both from one FIFO timestamp, each
-    /// device adding its own reference (taken microseconds apart), so the
-    /// pair is the nearest within half a period; older ones had no partner.
-    /// A reading missing keeps the last, so the fusion never stops.
-    private func rate(at timestamp: Int64) -> Vector3? {
-        guard let gyroscope else { return nil }
-        let half = Int64(5e8 / Double(configuration.rate))
-        rates.removeAll { $0.timestamp < timestamp - half }
-        if let index = rates.firstIndex(where: { $0.timestamp <= timestamp + half }) {
-            lastRate = mountMatrix.apply(gyroscope.mountMatrix.apply(gyroscope.chipValue(rates[index].counts)))
-            rates.remove(at: index)
-        }
-        if rates.count > 256 { rates.removeFirst(rates.count - 256) }
-        return lastRate
+        let rotation = stream!.rate(at: scan.timestamp, rate: configuration.rate, mountMatrix: mountMatrix)
+        return publisher.deliver(scan.counts, chip: chip, g: g, rotation: rotation, at: Double(scan.timestamp), after: UInt64(missing))
     }
 
     /// A held scan with nothing after it by `now` (or before the buffer
     /// goes): its gap stands.
     private func releaseHeld(now: Int64 = .max) {
-        guard let scan = held, let buffer, let (_, missing) = numbering.release(now: now) else { return }
-        held = nil
-        publisher.send([deliver(scan, after: missing, buffer: buffer)])
+        guard let scan = track.held, stream != nil, let (_, missing) = track.numbering.release(now: now) else { return }
+        track.held = nil
+        publisher.send([deliver(scan, after: missing)])
     }
 
     /// Once a second: look for a lost device, or notice scans that stopped.
     private func tick() {
         let now = time.nanoseconds
         lastStepTime.store(now, ordering: .relaxed)
-        guard let buffer else {
+        guard let buffer = stream?.buffer else {
             do {
                 try open()
                 publisher.counters.recoveries += 1
-                logger.notice("\(self.buffer!.device) is back")
-                publisher.send(.device(DeviceEvent(state: .back, message: "\(self.buffer!.device.location) is back")))
+                let device = stream!.buffer.device
+                logger.notice("\(device) is back")
+                publisher.send(.device(DeviceEvent(state: .back, message: "\(device.location) is back")))
                 listen()
             } catch {}
             return
         }
         releaseHeld(now: Int64(time.nanoseconds))
-        let silence = Double(now - lastScan) / 1e9
-        if !stalled && silence > max(2, 20 / Double(configuration.rate)) {
-            stalled = true
+        let silence = Double(now - track.lastScan) / 1e9
+        if !track.stalled && silence > max(2, 20 / Double(configuration.rate)) {
+            track.stalled = true
             let message = "no samples from \(buffer.device) for \(Int(silence)) s: its trigger \(buffer.trigger ?? "(none)") stopped firing (an interrupt line that never rises, or another program changed current_trigger)"
             logger.warning("\(message)")
             publisher.send(.device(DeviceEvent(state: .stalled, message: message)))
@@ -225,9 +190,9 @@ public final class IIOSampler: @unchecked Sendable {
     private func lose(_ error: Error) {
         releaseHeld()
         publisher.counters.busErrors += 1
-        let device = buffer?.device.description ?? "the IIO device"
+        let device = stream?.buffer.device.description ?? "the IIO device"
         closeBuffer()
-        stalled = false
+        track.stalled = false
         logger.error("\(error); looking for \(device) once a second")
         publisher.send(.device(DeviceEvent(state: .lost, message: "\(error)")))
     }
@@ -238,7 +203,7 @@ extension IIOSampler: DeviceSampler {
     /// against its list). The range is the driver's.
     public func reconfigure(to wanted: DeviceConfiguration) throws {
         assertOnLoop()
-        guard let device = buffer?.device else { throw IIOError.gone(device: "the IIO device") }
+        guard let device = stream?.buffer.device else { throw IIOError.gone(device: "the IIO device") }
         guard wanted.range == configuration.range else {
             throw IIOError.fixedRange(device: device.description, range: configuration.range)
         }
@@ -253,14 +218,14 @@ extension IIOSampler: DeviceSampler {
             listen()
             throw error
         }
-        numbering.restart(rate: wanted.rate)
+        track.numbering.restart(rate: wanted.rate)
         listen()
         publisher.send(.device(DeviceEvent(state: .configured, message: "now \(wanted.rate) Hz", configuration: configuration)))
     }
 
     public func selfTest() throws -> SelfTestReport {
         assertOnLoop()
-        throw IIOError.registersUnavailable(device: buffer?.device.description ?? "the IIO device")
+        throw IIOError.registersUnavailable(device: stream?.buffer.device.description ?? "the IIO device")
     }
 
     var snapshot: SourceSnapshot {
