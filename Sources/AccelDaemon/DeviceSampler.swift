@@ -63,6 +63,13 @@ enum SourceReply {
     case selfTest(SelfTestReport, GyroscopeSelfTestReport?)
     /// Nil where it was not measured.
     case gyroscopeRest(GyroscopeRest?)
+
+    /// A reply of another kind than its request gets: a source's bug,
+    /// answered to the client as an error rather than with silence.
+    struct Unexpected: Error, CustomStringConvertible {
+        let request: String
+        var description: String { "the source answered \(request) with another kind of reply (a bug in acceld: please report it)" }
+    }
 }
 
 /// The device as a source runs it: what hello, status and the `device`

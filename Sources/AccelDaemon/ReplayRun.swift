@@ -73,7 +73,7 @@ public final class ReplayRun {
             guard let session = hub.open(sink, credentials: PeerCredentials(pid: 1, uid: 0, gid: 0)) else { return }
             hub.received(Array((request.json + "\n").utf8), from: session)
         }
-        settle()
+        hub.settle()
         for reply in sink.takeReplies() {
             if case .error(let error)? = try? Message(parsing: reply) { throw error }
         }
@@ -88,28 +88,11 @@ public final class ReplayRun {
             let delay = sampler.queue.sync { sampler.step() }
             time.sleep(nanoseconds: max(delay, 1000))
             hub.vibration.queue.sync {}
-            if time.nanoseconds >= nextTick {
-                hub.control.sync {
-                    while time.nanoseconds >= nextTick {
-                        hub.tick()
-                        nextTick += 1_000_000_000
-                    }
-                }
-            }
+            hub.tick(upTo: time.nanoseconds, next: &nextTick)
         }
         sampler.queue.sync { sampler.publisher.release() }
         hub.vibration.queue.sync {}
-        settle()
-    }
-
-    /// What the control side was handed, done: the watch's hops to the
-    /// sampler's queue and back.
-    private func settle() {
-        for _ in 0..<3 {
-            hub.control.sync {}
-            sampler.queue.sync {}
-        }
-        hub.control.sync {}
+        hub.settle()
     }
 }
 

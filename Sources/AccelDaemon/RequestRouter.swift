@@ -59,9 +59,10 @@ final class RequestRouter: @unchecked Sendable {
         case .configure(let range, let rate, let mode, let tunables):
             configure(session, range: range, rate: rate, mode: mode, tunables: tunables)
         case .selftest:
-            onSampler(session, "selftest", { [sampler] in try sampler.handle(.selfTest) }) { reply in
-                if case .selfTest(let report, let gyroscope) = reply { session.reply(.selftest(SelfTestReply(report, gyroscope: gyroscope))) }
-            }
+            onSampler(session, "selftest", { [sampler] in
+                guard case .selfTest(let report, let gyroscope) = try sampler.handle(.selfTest) else { throw SourceReply.Unexpected(request: "selftest") }
+                return SelfTestReply(report, gyroscope: gyroscope)
+            }) { session.reply(.selftest($0)) }
         case .calibrateSet(let calibration):
             apply(calibration, for: session)
         case .calibrateReset:
@@ -127,7 +128,7 @@ final class RequestRouter: @unchecked Sendable {
                 sampler.update(settings: configuration.motion)
             }
             guard changesDevice else { return nil }
-            guard case .configured(let applied) = try sampler.handle(.configure(wanted)) else { return nil }
+            guard case .configured(let applied) = try sampler.handle(.configure(wanted)) else { throw SourceReply.Unexpected(request: "configure") }
             return applied
         }) { [hub] applied in
             guard let applied else { return session.reply(.configured(tunables: tunables)) }

@@ -98,25 +98,13 @@ final class InProcessDaemon {
                 time.sleep(nanoseconds: max(delay, 1000))
             }
             hub.vibration.queue.sync {}  // its windows analysed, their messages sent
-            hub.control.sync {
-                while time.nanoseconds >= nextTick {
-                    hub.tick()
-                    nextTick += 1_000_000_000
-                }
-            }
+            hub.control.sync {}  // what a step handed the control side, done
+            hub.tick(upTo: time.nanoseconds, next: &nextTick)
         }
     }
 
-    /// Whatever the control side does next, done: each request's message
-    /// to the sampler's queue and its reply back (a hop each way; a watch
-    /// makes one more for the latency and the frames watched).
-    func settle() {
-        for _ in 0..<3 {
-            hub.control.sync {}
-            sampler.queue.sync {}
-        }
-        hub.control.sync {}
-    }
+    /// Whatever the control side does next, done (Hub.settle).
+    func settle() { hub.settle() }
 
     /// SIGTERM's shutdown, as the daemon runs it (`Hub.shutDown`): requests stop, the sampler stops, goodbye.
     func stop() { hub.shutDown(powerDown: false) }
