@@ -157,7 +157,7 @@ let package = Package(
             path: "Benchmarks/accel-bench"
         ),
     ] + examples + [
-        .testTarget(name: "AccelDriverTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver"]),
+        .testTarget(name: "AccelDriverTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "TestSupport"]),
         .testTarget(name: "AccelMotionTests", dependencies: ["AccelCore", "AccelMotion"]),
         .testTarget(name: "AccelVibrationTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelEvaluation", "AccelVibration"]),
         .testTarget(name: "AccelProtocolTests", dependencies: ["AccelCore", "AccelMotion", "AccelProtocol", "TestSupport"]),

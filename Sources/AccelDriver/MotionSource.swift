@@ -31,16 +31,30 @@ public final class TraceMotion: MotionSource {
     public let name: String
     public let trace: Trace
     private var cursor = 0
+    /// Set for a trace faster than the part that plays it (Trace+Resampling).
+    private let bandLimited: BandLimitedRows?
 
     public init(_ trace: Trace, name: String = "trace") {
         precondition(trace.count > 0, "a trace has at least one row")
         self.trace = trace
         self.name = name
+        bandLimited = nil
+    }
+
+    /// `trace`, recorded faster than `rate`, as a part sampling at `rate`
+    /// reads it: through the part's anti-aliasing low-pass, at whatever
+    /// instant its own clock says (Trace+Resampling).
+    public init(_ trace: Trace, name: String = "trace", playedAt rate: Double) {
+        precondition(trace.count > 0, "a trace has at least one row")
+        self.trace = trace
+        self.name = name
+        bandLimited = BandLimitedRows(trace, playedAt: rate)
     }
 
     public var duration: Double { trace.duration }
 
     public func specificForce(at t: Double) -> Vector3 {
+        if let bandLimited { return bandLimited.force(at: t) }
         let times = trace.times
         let absolute = t + times[0]
         if absolute <= times[0] { return trace.samples[0] }
@@ -62,6 +76,7 @@ public final class TraceMotion: MotionSource {
     /// without them is a board that does not turn.
     public func rotationRate(at t: Double) -> Vector3 {
         guard let rates = trace.rotationRates else { return .zero }
+        if let bandLimited { return bandLimited.rotationRate(at: t) }
         let times = trace.times, absolute = t + times[0]
         if absolute <= times[0] { return rates[0] }
         if absolute >= times[times.count - 1] { return rates[times.count - 1] }

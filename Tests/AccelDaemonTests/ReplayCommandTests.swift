@@ -61,7 +61,7 @@ struct ReplayCommandTests {
         let path = try temporaryFile("t,x,y,z\n" + rows.joined(separator: "\n") + "\n", name: "ringing.csv")
         let result = try acceld(["replay", path, "--part", "LIS3DH", "--rate", "400"])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("ringing.csv was recorded at 20000 Hz: it plays at 400 Hz through an anti-aliasing low-pass at 160 Hz"), "\(result.stderr)")
+        #expect(result.stderr.contains("ringing.csv was recorded at 20000 Hz: the part reads it at 400 Hz through an anti-aliasing low-pass at 160 Hz"), "\(result.stderr)")
         let frames = result.stdout.split(separator: "\n").compactMap { line -> (t: Double, x: Double)? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["class"] as? String == "frame",
                   let t = object["t"] as? Double, let x = (object["acc"] as? [Double])?.first else { return nil }
