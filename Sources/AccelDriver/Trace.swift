@@ -30,11 +30,18 @@ public struct Trace: Sendable, Equatable {
     public var count: Int { times.count }
     public var duration: Double { (times.last ?? 0) - (times.first ?? 0) }
 
-    /// Median sample interval in seconds (robust to the odd dropped row).
+    /// The sample interval in seconds: the span over the periods it
+    /// holds, each gap counted as the whole number of median gaps it
+    /// spans. Robust to the odd dropped row (a hole counts the periods it
+    /// lost) and to times written to the microsecond: a 12 kHz trace's 83
+    /// and 84 µs gaps give 83.33 µs, where their median said 83, 0.4 %
+    /// off every line in it.
     public var typicalInterval: Double {
         guard times.count > 1 else { return 0 }
-        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
-        return gaps[gaps.count / 2]
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        let median = gaps.sorted()[gaps.count / 2]
+        guard median > 0 else { return 0 }
+        return duration / gaps.reduce(0) { $0 + max(($1 / median).rounded(), 1) }
     }
 
     /// The part the `# device:` comment names first (`accelctl record`

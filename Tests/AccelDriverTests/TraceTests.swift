@@ -27,6 +27,17 @@ struct TraceTests {
         #expect(atRest > 0.8 && atRest < 1.2, "the recordings start near 1 g")
     }
 
+    @Test("a trace's interval: 12 kHz written to the microsecond is 83.33 µs, not the median 83; a hole of two rows counts its periods")
+    func interval() {
+        let rounded = (0..<1200).map { (Double($0) / 12_000 * 1e6).rounded() / 1e6 }
+        let trace = Trace(times: rounded, samples: rounded.map { _ in Vector3(0, 0, 1) })
+        #expect(abs(1 / trace.typicalInterval - 12_000) < 1, "\(1 / trace.typicalInterval) Hz")
+        var holed = (0..<100).map { Double($0) / 100 }
+        holed.removeSubrange(40..<42)
+        let withHole = Trace(times: holed, samples: holed.map { _ in Vector3(0, 0, 1) })
+        #expect(abs(withHole.typicalInterval - 0.01) < 1e-12)
+    }
+
     @Test("malformed traces fail with the line number and what was wrong", arguments: [
         ("x,y,z\n0,0,0,1\n", 1, "expected the header"),
         ("# c\nt,x,y,z\n0,0,0,1\n0.1,0,0\n", 4, "found 3"),
