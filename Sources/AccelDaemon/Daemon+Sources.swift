@@ -63,7 +63,7 @@ extension Daemon {
             }
             let source = options.source, part = options.configuration.device.profile
             return ({ try source.openDriver(time: time, part: part) }, nil)
-        case .simulated(let name):
+        case .simulated(let name, let playback):
             // One model for the daemon's lifetime, so reconnects find the
             // same chip (with whatever a fault did to it).
             let imperfections = ChipModel.Imperfections.board
@@ -71,7 +71,9 @@ extension Daemon {
             // A kHz trace reaches the model through the part's anti-aliasing
             // filter, at the rate configured at start.
             let rate = Double(options.configuration.device.configuration.rate)
-            let recorded = try DeviceSource.motion(named: name, playedBy: part)
+            let loaded = try DeviceSource.motion(named: name, axis: playback.axis)
+            if let notice = DeviceSource.stillNotice(loaded, part: part, playback: playback) { logger.notice("\(notice)") }
+            let recorded = try DeviceSource.still(loaded, playedBy: part, playback: playback)
             if let notice = DeviceSource.resamplingNotice(recorded, rate: rate) { logger.notice("\(notice)") }
             let motion = DeviceSource.motion(recorded, sampledAt: rate)
             if let notice = DeviceSource.ignoredRotation(motion, part: part) { logger.notice("\(notice)") }

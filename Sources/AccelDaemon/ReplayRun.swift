@@ -27,14 +27,15 @@ public final class ReplayRun {
     /// - Parameters:
     ///   - seconds: how much of the motion plays (all of it when nil; a
     ///     motion without end, such as `machine`, needs it).
+    ///   - playback: how a trace that is not a six-axis part's plays on one.
     ///   - tap: sees everything the sampler hands the hub, on the sampler's
     ///     queue (for evaluation, which wants values, not lines).
     public init(motion: any MotionSource, configuration: Configuration, seconds: Double? = nil,
-                tap: (@Sendable (SamplerOutput) -> Void)? = nil) throws {
+                playback: TracePlayback = TracePlayback(), tap: (@Sendable (SamplerOutput) -> Void)? = nil) throws {
         let time = self.time
         let part = configuration.device.profile ?? .lis302dl
-        try DeviceSource.refuseMissingRotation(motion, part: part)
-        let played = DeviceSource.motion(motion, sampledAt: Double(configuration.device.configuration.rate))
+        let still = try DeviceSource.still(motion, playedBy: part, playback: playback)
+        let played = DeviceSource.motion(still, sampledAt: Double(configuration.device.configuration.rate))
         let length = min(played.duration, seconds ?? .infinity)
         guard length.isFinite else {
             throw Daemon.StartError(description: "\(motion.name) has no end: say how many seconds of it to play (--seconds)", exitCode: 64)

@@ -19,12 +19,13 @@ public struct Trace: Sendable, Equatable {
     /// rad/s, row for row with `samples`; nil for an accelerometer's trace.
     public var rotationRates: [Vector3]?
 
-    public init(comments: [String] = [], times: [Double] = [], samples: [Vector3] = [], rotationRates: [Vector3]? = nil) {
+    public init(comments: [String] = [], times: [Double] = [], samples: [Vector3] = [], rotationRates: [Vector3]? = nil, oneAxis: Axis? = nil) {
         precondition(times.count == samples.count && (rotationRates?.count ?? times.count) == times.count)
         self.comments = comments
         self.times = times
         self.samples = samples
         self.rotationRates = rotationRates
+        self.oneAxis = oneAxis
     }
 
     public var count: Int { times.count }
@@ -54,23 +55,32 @@ public struct Trace: Sendable, Equatable {
 
     public static let header = "t,x,y,z"
     public static let rotationHeader = "t,x,y,z,wx,wy,wz"
+    /// One axis: named (`t,x`), or not (`t,a`: the player names it).
+    static let oneAxisHeaders = ["t,a", "t,x", "t,y", "t,z"]
+
+    /// For a one-axis trace, the board's axis it was measured on; nil for
+    /// three. Its other axes read a board lying flat: 1 g on z, added to
+    /// the recording where it is z (a vibration recording is AC-coupled).
+    public var oneAxis: Axis?
 
     public struct FormatError: Error, Equatable, CustomStringConvertible {
         public let source: String
         public let line: Int
         public let reason: String
         public var description: String {
-            "\(source):\(line): \(reason) (trace format: '#' comments, the header 't,x,y,z' (or 't,x,y,z,wx,wy,wz' with rotation rates), then rows of seconds and g (and rad/s), e.g. '0.010,0.02,-0.01,0.98')"
+            "\(source):\(line): \(reason) (trace format: '#' comments, the header 't,x,y,z' (or 't,x,y,z,wx,wy,wz' with rotation rates, or 't,a' for one axis), then rows of seconds and g (and rad/s), e.g. '0.010,0.02,-0.01,0.98')"
         }
     }
 
-    /// Parses trace text. `source` names it in errors (a path, "stdin").
-    public init(parsing text: String, source: String = "trace") throws {
+    /// Parses trace text. `source` names it in errors (a path, "stdin");
+    /// `axis` is the board's axis a one-axis trace (`t,a`) was measured on.
+    public init(parsing text: String, source: String = "trace", axis: Axis? = nil) throws {
         var comments: [String] = []
         var times: [Double] = []
         var samples: [Vector3] = []
         var rates: [Vector3] = []
         var columns: [String] = []
+        var oneAxis: Axis?
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -82,8 +92,15 @@ public struct Trace: Sendable, Equatable {
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             guard !columns.isEmpty else {
                 let cells = line.split(separator: ",").map { String($0.trimmingCharacters()) }
-                guard cells.joined(separator: ",") == Trace.header || cells.joined(separator: ",") == Trace.rotationHeader else {
-                    throw FormatError(source: source, line: lineNumber, reason: "expected the header 't,x,y,z' or 't,x,y,z,wx,wy,wz', found '\(line.prefix(60))'")
+                let header = cells.joined(separator: ",")
+                guard header == Trace.header || header == Trace.rotationHeader || Trace.oneAxisHeaders.contains(header) else {
+                    throw FormatError(source: source, line: lineNumber, reason: "expected the header 't,x,y,z', 't,x,y,z,wx,wy,wz' or 't,a', found '\(line.prefix(60))'")
+                }
+                if cells.count == 2 {
+                    guard let named = Axis(rawValue: cells[1]) ?? axis else {
+                        throw FormatError(source: source, line: lineNumber, reason: "a one-axis trace ('t,a'): say which of the board's axes it was measured on (--axis x, y or z), or name it in the header ('t,x', 't,y' or 't,z')")
+                    }
+                    oneAxis = named
                 }
                 columns = cells
                 continue
@@ -105,21 +122,27 @@ public struct Trace: Sendable, Equatable {
                 throw FormatError(source: source, line: lineNumber, reason: "time \(values[0]) s does not increase (previous row: \(previous) s)")
             }
             times.append(values[0])
+            if let oneAxis {
+                var g = Vector3(0, 0, 1)
+                g[oneAxis] += values[1]
+                samples.append(g)
+                continue
+            }
             samples.append(Vector3(values[1], values[2], values[3]))
             if values.count == 7 { rates.append(Vector3(values[4], values[5], values[6])) }
         }
         let lastLine = text.hasSuffix("\n") ? lineNumber - 1 : lineNumber
         guard !columns.isEmpty else { throw FormatError(source: source, line: lastLine, reason: "no header 't,x,y,z' found") }
         guard !times.isEmpty else { throw FormatError(source: source, line: lastLine, reason: "no samples after the header") }
-        self.init(comments: comments, times: times, samples: samples, rotationRates: columns.count == 7 ? rates : nil)
+        self.init(comments: comments, times: times, samples: samples, rotationRates: columns.count == 7 ? rates : nil, oneAxis: oneAxis)
     }
 
     /// Reads and parses a file.
-    public init(contentsOf path: String) throws {
+    public init(contentsOf path: String, axis: Axis? = nil) throws {
         guard let text = readTextFile(path) else {
             throw FormatError(source: path, line: 0, reason: "cannot read the file: \(String(cString: strerror(errno)))")
         }
-        try self.init(parsing: text, source: path)
+        try self.init(parsing: text, source: path, axis: axis)
     }
 
     /// The text form: comments, header, rows with 6 decimals for t and 5 for g

@@ -59,7 +59,7 @@ public enum DriverError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noSelfTest(let part):
             return "the \(part) has no self-test with published limits (docs/DRIVER.md): check it with 'accelctl calibrate' and the six orientations instead"
         case .traceWithoutRotation(let trace, let part):
-            return "\(trace) has no rotation rates (its header is t,x,y,z): the \(part)'s gyroscope would read a board that never turns, and the attitude would trust it. Play it on a 3-axis part (--part LIS3DH), or use a trace recorded with rates (t,x,y,z,wx,wy,wz)"
+            return "\(trace) has no rotation rates (its header is t,x,y,z): the \(part)'s gyroscope would read a board that never turns, and the attitude would trust it. Play it on a 3-axis part (--part LIS3DH), use a trace recorded with rates (t,x,y,z,wx,wy,wz), or, if the board was still (a machine on its mount), say so with --still-gyroscope"
         case .interruptNotRoutable(let part, let pin, let signal, let alternatives):
             let fix = alternatives.isEmpty ? "this part cannot tell of new samples on a pin: leave 'interrupt' unset and the timer paces the reads"
                 : "wire \(alternatives.joined(separator: " or ")) to the GPIO line and set interrupt-pin = \(alternatives[0].lowercased())"

@@ -29,6 +29,9 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run on the chip model instead of hardware, fed by a built-in motion (\(DeviceSource.builtInMotions.joined(separator: ", "))) or a trace file; alone, it means 'demo'.", valueName: "motion"), completion: .list(DeviceSource.builtInMotions))
     var simulate: String?
 
+    @OptionGroup(title: "Traces (with --simulate TRACE)")
+    var trace: TracePlaybackOptions
+
     @Option(help: ArgumentHelp("The part on the board, which WHO_AM_I cannot always tell (0x32 and 0x33 are shared by parts with different scales); with --simulate, the part the chip model plays. [default: identify by WHO_AM_I; LIS302DL with --simulate]", valueName: "part"),
             completion: .list(ChipProfile.partNames))
     var part: String?
@@ -92,7 +95,7 @@ struct DeviceOptions: ParsableArguments {
     }
 
     func source(_ settings: DeviceSettings) -> DeviceSource {
-        if let simulate { return .simulated(motion: simulate) }
+        if let simulate { return .simulated(motion: simulate, playback: trace.playback) }
         if let iio { return .iio(device: iio == "auto" ? nil : iio) }
         if settings.backend == .iio { return .iio(device: settings.iioDevice) }
         return .i2c(bus: settings.bus, address: settings.address, force: force, allowByteReads: allowByteReads)

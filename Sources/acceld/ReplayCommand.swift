@@ -60,12 +60,15 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "Vibration windows (with --streams vibration)")
     var windows: VibrationWindowOptions
 
+    @OptionGroup(title: "Traces")
+    var playback: TracePlaybackOptions
+
     func run() throws {
         var configuration = Configuration()
         let motion: any MotionSource
         do {
             if let config { configuration = try Configuration(contentsOf: config) }
-            motion = try DeviceSource.motion(named: trace)
+            motion = try DeviceSource.motion(named: trace, axis: playback.playback.axis)
         } catch {
             exitWithError(error)
         }
@@ -85,6 +88,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let part = configuration.device.profile ?? .lis302dl
         if let notice = DeviceSource.ignoredRotation(motion, part: part) { printError("acceld replay: \(notice)") }
+        if let notice = DeviceSource.stillNotice(motion, part: part, playback: playback.playback) { printError("acceld replay: \(notice)") }
         if let notice = DeviceSource.resamplingNotice(motion, rate: Double(configuration.device.configuration.rate)) {
             printError("acceld replay: \(notice)")
         }
@@ -93,7 +97,7 @@ struct ReplayCommand: ParsableCommand {
         // before the next step, so the writes never overlap.)
         nonisolated(unsafe) let writer = LineWriter(fd: 1)
         do {
-            let replay = try ReplayRun(motion: motion, configuration: configuration, seconds: seconds)
+            let replay = try ReplayRun(motion: motion, configuration: configuration, seconds: seconds, playback: playback.playback)
             try replay.watch(request) { writer.write(bytes: $0) }
             replay.run()
         } catch let error as ProtocolError {

@@ -52,6 +52,31 @@ struct ReplayCommandTests {
         #expect(!plain.stderr.contains("rotation"), "no notice for an accelerometer's trace")
     }
 
+    @Test("a one-axis trace (t,a) plays on the axis --axis names, the board lying flat and still, saying so; without --axis it is refused, naming the flag")
+    func oneAxisTrace() throws {
+        let path = try temporaryFile("# AC-coupled\nt,a\n0,0.25\n0.5,0.25\n1,0.25\n", name: "bearing.csv")
+        let refused = try acceld(["replay", path, "--part", "LSM6DSO"])
+        #expect(refused.status == 65 && refused.stderr.contains("bearing.csv:2: a one-axis trace ('t,a'): say which of the board's axes it was measured on (--axis x, y or z)"), "\(refused.status) \(refused.stderr)")
+        let result = try acceld(["replay", path, "--part", "LSM6DSO", "--axis", "y"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("bearing.csv has no rotation rates: the LSM6DSO's gyroscope reads a board that does not turn, as it is one axis (y) of a board lying flat"))
+        let frame = try #require(result.stdout.split(separator: "\n").first { $0.contains(#""class":"frame""#) })
+        #expect(frame.contains(#""acc":[0.0000,0.2500,1.0000]"#), "\(frame)")
+        let bad = try acceld(["replay", path, "--axis", "w"])
+        #expect(bad.status == 64 && bad.stderr.contains("--axis w is not an axis of the board: use x, y or z"))
+    }
+
+    @Test("a three-axis trace without rates on a six-axis part: refused, pointing at --still-gyroscope, which plays it with a gyroscope reading zero")
+    func stillGyroscope() throws {
+        let path = try temporaryFile("t,x,y,z\n0,0,0,1\n0.5,0,0,1\n", name: "machine.csv")
+        let refused = try acceld(["replay", path, "--part", "LSM6DSO"])
+        #expect(refused.status == 64 && refused.stderr.contains("say so with --still-gyroscope"), "\(refused.stderr)")
+        let result = try acceld(["replay", path, "--part", "LSM6DSO", "--still-gyroscope"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("--still-gyroscope says the board was still"))
+        #expect(result.stdout.contains(#""rotationRate":[0.00000,0.00000,0.00000]"#), "\(result.stdout.prefix(300))")
+    }
+
     @Test("a kHz trace replays at the part's rate through an anti-aliasing low-pass, saying so: its 5,010 Hz ringing does not fold to 10 Hz")
     func kHzTrace() throws {
         let rows = (0..<10_000).map { i -> String in

@@ -38,6 +38,16 @@ struct TraceTests {
         #expect(abs(withHole.typicalInterval - 0.01) < 1e-12)
     }
 
+    @Test("a one-axis trace: on the axis its header or the player names, the board lying flat (1 g on z); unnamed, refused")
+    func oneAxis() throws {
+        let named = try Trace(parsing: "t,z\n0,0.5\n0.1,-0.5\n")
+        #expect(named.oneAxis == .z && named.samples == [Vector3(0, 0, 1.5), Vector3(0, 0, 0.5)])
+        let played = try Trace(parsing: "t,a\n0,0.5\n0.1,-0.5\n", axis: .x)
+        #expect(played.oneAxis == .x && played.samples == [Vector3(0.5, 0, 1), Vector3(-0.5, 0, 1)] && played.rotationRates == nil)
+        #expect(throws: Trace.FormatError.self) { try Trace(parsing: "t,a\n0,0.5\n") }
+        #expect(try Trace(parsing: "t,x,y,z\n0,0,0,1\n").oneAxis == nil)
+    }
+
     @Test("malformed traces fail with the line number and what was wrong", arguments: [
         ("x,y,z\n0,0,0,1\n", 1, "expected the header"),
         ("# c\nt,x,y,z\n0,0,0,1\n0.1,0,0\n", 4, "found 3"),
