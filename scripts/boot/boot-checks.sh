@@ -118,18 +118,23 @@ mkdir -p $dropin
 printf '[Service]\nExecStart=\nExecStart=/usr/bin/acceld --config /etc/acceld/acceld.conf --bus 0 --allow-byte-reads\n' > $dropin/bus0.conf
 systemctl daemon-reload
 systemctl restart acceld.service
-within 10 sh -c '[ "$(systemctl show acceld.service --value -p ActiveState)" = failed ]'
-journalctl -u acceld.service -n 3 --no-pager -o cat
+within 60 sh -c '[ "$(systemctl show acceld.service --value -p ActiveState)" = failed ]' \
+    || echo "acceld.service did not fail within 60 s"
+# This invocation's lines only: on a starved host systemd adds "Consumed
+# 1.2s CPU time" after the daemon's own, so the last few lines may not hold it.
+invocation=$(systemctl show acceld.service --value -p InvocationID)
+journalctl _SYSTEMD_INVOCATION_ID=$invocation + INVOCATION_ID=$invocation --no-pager -o cat
 systemctl show acceld.service -p Result -p ExecMainStatus -p NRestarts
 check "inside the unit /dev/i2c-0 is refused (permission, exit 77), and not restarted in a loop" \
-    sh -c '[ "$(systemctl show acceld.service --value -p ExecMainStatus)" = 77 ] && [ "$(systemctl show acceld.service --value -p ActiveState)" = failed ] && journalctl -u acceld.service -n 5 -o cat | grep -q "permission denied opening /dev/i2c-0"'
+    sh -c '[ "$(systemctl show acceld.service --value -p ExecMainStatus)" = 77 ] && [ "$(systemctl show acceld.service --value -p ActiveState)" = failed ] && journalctl _SYSTEMD_INVOCATION_ID=$0 -o cat | grep -q "permission denied opening /dev/i2c-0"' "$invocation"
 # (Restart=no: an absent chip is worth retrying in service, not here.)
 printf 'DeviceAllow=/dev/i2c-0 rw\nRestart=no\n' >> $dropin/bus0.conf
 systemctl daemon-reload
 systemctl reset-failed acceld.service
 systemctl restart acceld.service
-within 10 sh -c '[ "$(systemctl show acceld.service --value -p ActiveState)" = failed ]'
-journalctl -u acceld.service -n 2 --no-pager -o cat
+within 60 sh -c '[ "$(systemctl show acceld.service --value -p ActiveState)" = failed ]' \
+    || echo "acceld.service did not fail within 60 s"
+journalctl _SYSTEMD_INVOCATION_ID=$(systemctl show acceld.service --value -p InvocationID) --no-pager -o cat
 check "with a drop-in's DeviceAllow=/dev/i2c-0 the service opens it (no chip there: exit 68)" \
     sh -c '[ "$(systemctl show acceld.service --value -p ExecMainStatus)" = 68 ]'
 rm -r $dropin
