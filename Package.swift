@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "AccelGateway",
             dependencies: [
-                "AccelCore", "AccelProtocol", "AccelClient", "AccelConfiguration", "CMosquitto",
+                "AccelCore", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelMachine", "CMosquitto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -17,7 +17,7 @@ extension Configuration {
                 config.vibration.machineClass = named
                 return nil
             }, get: { $0.vibration.machineClass?.name ?? "none" }),
-            ConfigKey(section: "vibration", name: "shaft", help: "the shaft's frequency: HZ, auto LOW-HIGH (the strongest line in that range, per window) or none", set: { config, text in
+            ConfigKey(section: "vibration", name: "shaft", help: "the shaft's frequency: HZ, auto LOW-HIGH (followed in that range by its harmonics) or none", set: { config, text in
                 do { config.vibration.shaft = try Self.shaft(parsing: text) } catch { return "\(error)" }
                 return nil
             }, get: { config in
@@ -36,6 +36,12 @@ extension Configuration {
             .integer("vibration", "harmonics", \.vibration.harmonics, within: 1...10, "harmonics of each order read"),
             .number("vibration", "order-tolerance", \.vibration.tolerance, 0.001...0.2, unit: "of the frequency", "how far a line may sit from an order"),
             .integer("vibration", "peaks", \.vibration.peaks, within: 1...50, "strongest lines reported per window"),
+            .number("vibration", "average", \.vibration.average, 0.05...3600, unit: "s", "span the envelope spectra are averaged over before the orders' families are read"),
+            .number("vibration", "order-bins", \.vibration.orderBins, 0.5...20, unit: "bins", "how far a family's line may sit from its order, in the averaged envelope spectrum"),
+            .number("vibration", "defect-watch", \.vibration.condition.watch, 0...100, unit: "dB", "a bearing order's indicator from which its condition is watch"),
+            .number("vibration", "defect-alarm", \.vibration.condition.alarm, 0...100, unit: "dB", "a bearing order's indicator from which its condition is alarm"),
+            .number("vibration", "defect-hysteresis", \.vibration.condition.hysteresis, 0...50, unit: "dB", "how far below its threshold a condition is left"),
+            .integer("vibration", "defect-hold", \.vibration.condition.hold, within: 1...100, "consecutive windows a new condition must hold"),
             ConfigKey(section: "vibration", name: "envelope-band", help: "the envelope's band-pass, LOW-HIGH Hz; auto: 7.5 % to 45 % of the rate", set: { config, text in
                 guard text != "auto" else { config.vibration.envelopeBand = nil; return nil }
                 do { config.vibration.envelopeBand = try Self.band(parsing: text) } catch { return "\(error)" }
@@ -48,7 +54,7 @@ extension Configuration {
             .number("vibration", "idle-threshold", \.vibration.state.idle, 0.0001...10, unit: "g", "vector RMS above which the machine is at least idle"),
             .number("vibration", "running-threshold", \.vibration.state.running, 0.0001...10, unit: "g", "vector RMS above which it runs"),
             .number("vibration", "state-hysteresis", \.vibration.state.hysteresis, 0...0.9, unit: "of the threshold", "how far below its threshold a state is left"),
-            .integer("vibration", "state-hold", \.vibration.state.hold, within: 1...100, "consecutive windows a new state must hold"),
+            .integer("vibration", "state-hold", \.vibration.state.hold, within: 1...100, "half-seconds a new state must hold"),
         ]
     }
 

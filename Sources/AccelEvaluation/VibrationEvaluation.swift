@@ -29,29 +29,31 @@ public enum VibrationEvaluation {
         return samples.enumerated().compactMap { analyzer.append($1, at: Double($0) / rate) }
     }
 
-    /// What the envelope says about one bearing recording.
+    /// What the averaged envelope says about one bearing recording.
     public struct BearingResult: Sendable {
         public let name: String
         /// The recording's own defect ("bpfi", "bpfo") and its frequency.
         public let expected: String
         public let nominal: Double
-        /// The configured order whose line is the strongest in the averaged
-        /// envelope spectrum, and where that line was found.
+        /// The bearing order whose family stands highest over the floor,
+        /// and where its 1× line was found (0: no line).
         public let strongest: String
         public let found: Double
-        /// Each bearing order's 1× amplitude in the envelope spectrum, g.
-        public let amplitudes: [(name: String, amplitude: Double)]
+        /// Each bearing order's indicator, dB, and condition, from the last
+        /// report (its average the longest the recording holds).
+        public let indicators: [(name: String, indicator: Double, condition: BearingCondition)]
 
-        public var passes: Bool { strongest == expected && abs(found / nominal - 1) <= 0.02 }
-        /// The defect's line over the next strongest order's.
+        public var passes: Bool { strongest == expected && abs(found / nominal - 1) <= 0.02 && margin >= 6 }
+        /// The defect's indicator over the next order's, dB.
         public var margin: Double {
-            let others = amplitudes.filter { $0.name != expected }.map(\.amplitude).max() ?? 0
-            return (amplitudes.first { $0.name == expected }?.amplitude ?? 0) / max(others, 1e-12)
+            let others = indicators.filter { $0.name != expected }.map(\.indicator).max() ?? 0
+            return (indicators.first { $0.name == expected }?.indicator ?? 0) - others
         }
     }
 
-    /// The envelope spectra of `recording`'s windows at `rate`, averaged
-    /// (Welch), and the bearing orders read in it.
+    /// `recording` played at `rate` through the analysis with the bearing
+    /// configured as a user would (MFPT's geometry, the shaft its `#` lines
+    /// give), averaged over `settings.average`.
     public static func bearing(_ recording: VibrationRecording, rate: Double = 6_660, settings: VibrationSettings = VibrationSettings()) throws -> BearingResult {
         guard let expected = recording.defect, let shaft = recording.shaft, let nominal = recording.faultFrequency(expected) else {
             throw DevelopmentData.DataError(message: "\(recording.path): no fault, shaft or fault frequency in its '#' lines")
@@ -59,17 +61,15 @@ public enum VibrationEvaluation {
         var settings = settings
         settings.shaft = .fixed(shaft)
         settings.bearing = mfptBearing
-        let reports = try analyse(replay(recording, rate: rate), rate: rate, settings: settings)
-        guard var envelope = reports.first?.envelopeSpectrum else { throw DevelopmentData.DataError(message: "\(recording.path): shorter than a window") }
-        for report in reports.dropFirst() { envelope.average(with: report.envelopeSpectrum) }
-        let readings = MachineOrders(shaft: shaft, bearing: mfptBearing, harmonics: 1)
-            .readings(in: envelope, tolerance: settings.tolerance)
-            .filter { $0.name != "shaft" }
-        let strongest = readings.max { $0.amplitude < $1.amplitude }!
+        guard let last = try analyse(replay(recording, rate: rate), rate: rate, settings: settings).last else {
+            throw DevelopmentData.DataError(message: "\(recording.path): shorter than a window")
+        }
+        let families = last.families.filter { $0.name != "shaft" }
+        let strongest = families.max { $0.indicator < $1.indicator }!
         return BearingResult(
             name: recording.name, expected: expected, nominal: nominal,
             strongest: strongest.name, found: strongest.harmonics[0]?.frequency ?? 0,
-            amplitudes: readings.map { ($0.name, $0.amplitude) }
+            indicators: families.map { ($0.name, $0.indicator, last.conditions[$0.name] ?? .ok) }
         )
     }
 }

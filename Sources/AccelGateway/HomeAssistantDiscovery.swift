@@ -40,6 +40,13 @@ struct HomeAssistantDiscovery {
             enumeration("machine_state", "Machine state", topic: state, template: nil, options: VibrationMetrics.machineStates, hello: hello),
             enumeration("iso_zone", "ISO zone", topic: vibration,
                         template: "{{ value_json.zone if value_json.zone is defined else None }}", options: VibrationMetrics.zones, hello: hello),
+            // The worst bearing order's condition, and which order it is.
+            enumeration("bearing_condition", "Bearing condition", topic: vibration,
+                        template: "{{ value_json.bearing.condition if value_json.bearing is defined else None }}",
+                        options: VibrationMetrics.conditions, hello: hello),
+            sensor("bearing_indicator", "Bearing defect indicator", topic: vibration,
+                   template: "{{ value_json.bearing.indicator if value_json.bearing is defined else None }}",
+                   unit: "dB", deviceClass: nil, precision: 1, hello: hello),
             Entity(component: "binary_sensor", object: "running", config: common("running", "Running", hello: hello).merging([
                 "state_topic": .string(state),
                 "value_template": .string("{{ 'ON' if value == 'running' else 'OFF' }}"),

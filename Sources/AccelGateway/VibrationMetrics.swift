@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelMachine
 import AccelProtocol
 import Prometheus
 import Synchronization
@@ -13,6 +14,7 @@ final class VibrationMetrics: Sendable {
     static let axes = ["x", "y", "z", "vector"]
     static let machineStates = ["off", "idle", "running"]
     static let zones = ["A", "B", "C", "D"]
+    static let conditions = BearingCondition.allCases.map(\.rawValue)
 
     private let registry: PrometheusCollectorRegistry
     private let velocity, acceleration, dominant: [String: Gauge]
@@ -21,7 +23,14 @@ final class VibrationMetrics: Sendable {
     private let windows: Counter
     private let transitions: [String: Counter]
     /// Per configured order, made when acceld first names it.
-    private let orders = Mutex<[String: (spectrum: Gauge, envelope: Gauge)]>([:])
+    private let orders = Mutex<[String: OrderGauges]>([:])
+    private let restarts: Gauge
+
+    private struct OrderGauges {
+        let spectrum, envelope, indicator: Gauge
+        /// A bearing's order only: 1 for its condition.
+        let conditions: [String: Gauge]
+    }
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
@@ -40,6 +49,8 @@ final class VibrationMetrics: Sendable {
         clipped = registry.makeGauge(descriptor: Self.named("acceld_vibration_clipped", "1 when a sample of the last window reached the part's range: the figures understate the truth"))
         shaft = registry.makeGauge(descriptor: Self.named("acceld_vibration_shaft_hertz", "The shaft's frequency (configured or estimated), Hz; NaN where acceld has none"))
         windows = registry.makeCounter(descriptor: Self.named("acceld_vibration_windows_total", "Vibration windows acceld analysed for the gateway"))
+        restarts = registry.makeGauge(descriptor: Self.named("acceld_vibration_window_restarts",
+                                                             "Times acceld's vibration windows and averages started again after lost samples, since its analysis began"))
         shaft.set(to: .nan)
     }
 
@@ -58,10 +69,13 @@ final class VibrationMetrics: Sendable {
         shaft.set(to: window.shaft ?? .nan)
         for (name, gauge) in zone { gauge.set(to: name == window.zone ? 1 : 0) }
         state(window.state)
+        restarts.set(to: Double(window.restarts))
         for order in window.orders {
-            let pair = gauges(for: order.name)
-            pair.spectrum.set(to: order.amplitude ?? .nan)
-            pair.envelope.set(to: order.envelope ?? .nan)
+            let gauges = gauges(for: order)
+            gauges.spectrum.set(to: order.amplitude ?? .nan)
+            gauges.envelope.set(to: order.envelope ?? .nan)
+            gauges.indicator.set(to: order.indicator ?? .nan)
+            for (name, gauge) in gauges.conditions { gauge.set(to: name == order.condition ? 1 : 0) }
         }
     }
 
@@ -77,18 +91,27 @@ final class VibrationMetrics: Sendable {
         for (name, gauge) in machine { gauge.set(to: name == current ? 1 : 0) }
     }
 
-    private func gauges(for order: String) -> (spectrum: Gauge, envelope: Gauge) {
+    private func gauges(for order: VibrationMessage.Order) -> OrderGauges {
         orders.withLock { orders in
-            if let pair = orders[order] { return pair }
-            let pair = (
+            if let gauges = orders[order.name] { return gauges }
+            let label = [("order", order.name)]
+            let gauges = OrderGauges(
                 spectrum: registry.makeGauge(descriptor: Self.named("acceld_vibration_order_amplitude_g",
                                                                     "Amplitude of a configured order's line (1x) in the spectrum, g; NaN where there is no line"),
-                                             labels: [("order", order)]),
+                                             labels: label),
                 envelope: registry.makeGauge(descriptor: Self.named("acceld_vibration_order_envelope_amplitude_g",
                                                                     "Amplitude of a configured order's line (1x) in the envelope spectrum, g; NaN where there is no line"),
-                                             labels: [("order", order)]))
-            orders[order] = pair
-            return pair
+                                             labels: label),
+                indicator: registry.makeGauge(descriptor: Self.named("acceld_vibration_order_indicator_db",
+                                                                     "A configured order's family (1x, 2x, 3x) over the averaged envelope spectrum's floor, dB"),
+                                              labels: label),
+                conditions: order.condition == nil ? [:] : Dictionary(uniqueKeysWithValues: Self.conditions.map {
+                    ($0, registry.makeGauge(descriptor: Self.named("acceld_vibration_bearing_condition",
+                                                                   "1 for a bearing order's condition (ok, watch, alarm), judged by acceld from its indicator"),
+                                            labels: label + [("condition", $0)]))
+                }))
+            orders[order.name] = gauges
+            return gauges
         }
     }
 

@@ -18,14 +18,15 @@ public struct MachineStateSettings: Sendable, Equatable {
     /// A state is left only when the RMS falls this far below its threshold
     /// (a fraction): a machine that hovers on a threshold does not flap.
     public var hysteresis: Double
-    /// Consecutive windows a new state must hold.
+    /// Half-seconds (hops of the default windows) a new state must hold.
     public var hold: Int
 
-    /// Defaults above a quiet part's noise (LIS3DH at 1,344 Hz: about 8 mg
-    /// RMS; LSM6DSO at 3,330 Hz: about 3 mg) and below a running washing
-    /// machine, fan or pump (tens to hundreds of mg). Set them per machine
-    /// from what `accelctl vibration` shows.
-    public init(idle: Double = 0.015, running: Double = 0.05, hysteresis: Double = 0.3, hold: Int = 3) {
+    /// Defaults above a cheap MEMS part's noise at rest (a three-axis part
+    /// at 1,600 Hz: 26 to 28 mg of vector RMS; LSM6DSO at 3,330 Hz: about
+    /// 3 mg) and below a running washing machine, pump or motor (100 mg and
+    /// up). A quiet fan may read idle: set them per machine from what
+    /// `accelctl vibration` shows.
+    public init(idle: Double = 0.05, running: Double = 0.1, hysteresis: Double = 0.3, hold: Int = 3) {
         self.idle = idle
         self.running = running
         self.hysteresis = hysteresis

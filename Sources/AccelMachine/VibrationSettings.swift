@@ -28,8 +28,17 @@ public struct VibrationSettings: Sendable, Equatable {
     public var shaft: ShaftSpeed?
     public var bearing: BearingFactors?
     public var harmonics: Int = 3
-    /// How far (a fraction) a line may sit from a configured frequency.
+    /// How far (a fraction) a line may sit from a configured frequency in
+    /// one window's spectrum.
     public var tolerance: Double = 0.03
+    /// The span the envelope spectra are averaged over, s (at least one
+    /// window): a bearing's lines stand out of the averaged floor.
+    public var average: Double = 10
+    /// How far (bins of the averaged envelope spectrum) a family's 1× line
+    /// may sit from its order; its harmonics are looked for at multiples
+    /// of the line found, as far.
+    public var orderBins: Double = 1.5
+    public var condition = BearingConditionSettings()
     /// The part's range, g: a window with a sample at its end is flagged
     /// clipped. nil: never flagged.
     public var fullScale: Double?
@@ -49,6 +58,15 @@ public struct VibrationSettings: Sendable, Equatable {
     public func velocityBand(rate: Double) -> ClosedRange<Double> {
         velocityBand.lowerBound...min(velocityBand.upperBound, rate / 2)
     }
+
+    /// The most envelope spectra an average keeps.
+    public static let maximumAveraged = 120
+
+    /// Hop between windows, s.
+    public var hopDuration: Double { window * (1 - overlap) }
+
+    /// Windows averaged: those whose hops fit in the span after the first.
+    public var averagedWindows: Int { max(1, Int(((average - window) / hopDuration + 1e-9).rounded(.down)) + 1) }
 
     /// Samples in a window at `rate`: even, as the real transform needs.
     public func samplesPerWindow(rate: Double) -> Int { Int(window * rate) / 2 * 2 }
@@ -73,6 +91,13 @@ public struct VibrationSettings: Sendable, Equatable {
         guard (1...10).contains(harmonics) else { throw .harmonics(harmonics) }
         guard (0.001...0.2).contains(tolerance) else { throw .tolerance(tolerance) }
         guard state.running > state.idle else { throw .stateThresholds(idle: state.idle, running: state.running) }
+        guard averagedWindows <= Self.maximumAveraged else {
+            throw .averageTooLong(average: average, most: window + Double(Self.maximumAveraged - 1) * hopDuration)
+        }
+        guard (0.5...20).contains(orderBins) else { throw .orderBins(orderBins) }
+        guard condition.alarm > condition.watch, condition.hysteresis >= 0, condition.hysteresis < condition.watch else {
+            throw .conditionThresholds(watch: condition.watch, alarm: condition.alarm, hysteresis: condition.hysteresis)
+        }
     }
 }
 
@@ -85,6 +110,9 @@ public enum VibrationSettingsError: Error, Equatable, CustomStringConvertible {
     case harmonics(Int)
     case tolerance(Double)
     case stateThresholds(idle: Double, running: Double)
+    case averageTooLong(average: Double, most: Double)
+    case orderBins(Double)
+    case conditionThresholds(watch: Double, alarm: Double, hysteresis: Double)
 
     public var description: String {
         switch self {
@@ -102,6 +130,12 @@ public enum VibrationSettingsError: Error, Equatable, CustomStringConvertible {
             return "order tolerance \(tolerance) is outside 0.001 to 0.2 (a fraction of the frequency)"
         case .stateThresholds(let idle, let running):
             return "the running threshold (\(running) g) must be above the idle threshold (\(idle) g)"
+        case .averageTooLong(let average, let most):
+            return "an average over \(average) s keeps more than \(VibrationSettings.maximumAveraged) of these windows: average over at most \(most) s, or use longer windows"
+        case .orderBins(let bins):
+            return "order bins \(bins) is outside 0.5 to 20 (bins of the averaged envelope spectrum)"
+        case .conditionThresholds(let watch, let alarm, let hysteresis):
+            return "the alarm threshold (\(alarm) dB) must be above the watch threshold (\(watch) dB), and the hysteresis (\(hysteresis) dB) from 0 to below the watch threshold"
         }
     }
 }

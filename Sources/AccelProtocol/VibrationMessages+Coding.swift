@@ -38,6 +38,12 @@ extension VibrationMessage {
         line.addRaw("envelope", String(decoding: envelope.finished(), as: UTF8.self))
         if let shaft { line.add("shaft", shaft, decimals: 3) }
         if !orders.isEmpty { line.addRaw("orders", "[" + orders.map(\.json).joined(separator: ",") + "]") }
+        var average = JSONLine()
+        average.add("windows", averaged)
+        average.add("span", averageSpan, decimals: 3)
+        line.addRaw("average", String(decoding: average.finished(), as: UTF8.self))
+        if let bearing { line.addRaw("bearing", bearing.json) }
+        line.add("restarts", restarts)
         line.add("clipped", clipped)
         line.add("state", state)
         if let spectrum { line.addRaw("spectrum", spectrum.json) }
@@ -73,6 +79,29 @@ extension VibrationMessage {
                 try Bins(MessageFields(object: object, className: f.className))
             }
         )
+        if let average = try f.optional("average", "an object", \.object) {
+            let fields = MessageFields(object: average, className: f.className)
+            averaged = Int(try fields.number("windows"))
+            averageSpan = try fields.number("span")
+        }
+        bearing = try f.optional("bearing", "an object", \.object).map { object throws(MessageError) in
+            try Bearing(MessageFields(object: object, className: f.className))
+        }
+        restarts = Int(try f.optionalNumber("restarts") ?? 0)
+    }
+}
+
+extension VibrationMessage.Bearing {
+    var json: String {
+        var line = JSONLine()
+        line.add("condition", condition)
+        line.add("order", order)
+        line.add("indicator", indicator, decimals: 1)
+        return String(decoding: line.finished(), as: UTF8.self)
+    }
+
+    init(_ f: MessageFields) throws(MessageError) {
+        self.init(condition: try f.string("condition"), order: try f.string("order"), indicator: try f.number("indicator"))
     }
 }
 
@@ -103,12 +132,36 @@ extension VibrationMessage.Order {
         line.add("frequency", frequency, decimals: 3)
         if let amplitude { line.add("amplitude", amplitude, decimals: 6) }
         if let envelope { line.add("envelope", envelope, decimals: 6) }
+        if !family.isEmpty { line.addRaw("family", Self.familyLines(family)) }
+        if !sidebands.isEmpty { line.addRaw("sidebands", Self.familyLines(sidebands)) }
+        if let indicator { line.add("indicator", indicator, decimals: 1) }
+        if let condition { line.add("condition", condition) }
         return String(decoding: line.finished(), as: UTF8.self)
     }
 
+    /// [Hz, g, dB] triples, null where no line stands.
+    static func familyLines(_ lines: [[Double]?]) -> String {
+        "[" + lines.map { line in
+            line.map { "[\(fixed($0[0], 2)),\(fixed($0[1], 6)),\(fixed($0[2], 1))]" } ?? "null"
+        }.joined(separator: ",") + "]"
+    }
+
     init(_ f: MessageFields) throws(MessageError) {
+        func lines(_ key: String) throws(MessageError) -> [[Double]?] {
+            try f.optional(key, "an array of [Hz, g, dB] or null", \.array).map { items throws(MessageError) in
+                var lines: [[Double]?] = []
+                for item in items {
+                    if case .null = item { lines.append(nil); continue }
+                    guard let triple = item.numbers(count: 3) else { throw f.error("\"\(key)\" must hold [Hz, g, dB] triples or null") }
+                    lines.append(triple)
+                }
+                return lines
+            } ?? []
+        }
         self.init(name: try f.string("name"), frequency: try f.number("frequency"),
-                  amplitude: try f.optionalNumber("amplitude"), envelope: try f.optionalNumber("envelope"))
+                  amplitude: try f.optionalNumber("amplitude"), envelope: try f.optionalNumber("envelope"),
+                  family: try lines("family"), sidebands: try lines("sidebands"),
+                  indicator: try f.optionalNumber("indicator"), condition: try f.optionalString("condition"))
     }
 }
 

@@ -63,15 +63,34 @@ public struct VibrationMessage: Sendable, Equatable {
         }
     }
 
-    /// A configured frequency: its 1× line's amplitude in the spectrum and
-    /// in the envelope's (g), nil where there is no line.
+    /// A configured frequency: its 1× line's amplitude in the window's
+    /// spectrum and in its envelope's (g), nil where there is no line; its
+    /// family in the averaged envelope spectrum, each line [Hz, g, dB over
+    /// the floor] (nil where none stands), the family's indicator (dB) and,
+    /// for a bearing's order, its condition.
     public struct Order: Sendable, Equatable {
         public var name: String
         public var frequency: Double
         public var amplitude: Double?
         public var envelope: Double?
-        public init(name: String, frequency: Double, amplitude: Double?, envelope: Double?) {
+        public var family: [[Double]?]
+        public var sidebands: [[Double]?]
+        public var indicator: Double?
+        public var condition: String?
+        public init(name: String, frequency: Double, amplitude: Double?, envelope: Double?,
+                    family: [[Double]?] = [], sidebands: [[Double]?] = [], indicator: Double? = nil, condition: String? = nil) {
             (self.name, self.frequency, self.amplitude, self.envelope) = (name, frequency, amplitude, envelope)
+            (self.family, self.sidebands, self.indicator, self.condition) = (family, sidebands, indicator, condition)
+        }
+    }
+
+    /// The bearing's worst order: its condition, name and indicator (dB).
+    public struct Bearing: Sendable, Equatable {
+        public var condition: String
+        public var order: String
+        public var indicator: Double
+        public init(condition: String, order: String, indicator: Double) {
+            (self.condition, self.order, self.indicator) = (condition, order, indicator)
         }
     }
 
@@ -105,6 +124,14 @@ public struct VibrationMessage: Sendable, Equatable {
     public var state: String
     public var spectrum: Bins?
     public var envelopeSpectrum: Bins?
+    /// Envelope spectra in the average the families are read from, and the
+    /// span they cover, s.
+    public var averaged: Int = 1
+    public var averageSpan: Double = 0
+    public var bearing: Bearing?
+    /// Times the windows started again after lost samples, since this
+    /// analysis began.
+    public var restarts: Int = 0
 
     public init(t: Double, seq: UInt64, duration: Double, rate: Double, x: Axis, y: Axis, z: Axis,
                 rms: Double, peak: Double, crest: Double, velocity: Double, band: [Double], zone: String?,

@@ -49,6 +49,7 @@ public enum VibrationScreen {
         lines.append("peaks  " + (m.peaks.isEmpty ? "none" : m.peaks.prefix(5).map(lineText).joined(separator: " · ")))
         if !m.orders.isEmpty {
             lines.append("orders " + m.orders.map(orderText).joined(separator: " · "))
+            if let bearing = m.bearing { lines.append(bearingText(bearing, m)) }
         } else {
             let band = m.envelopeBand.count == 2 ? " \(fixed(m.envelopeBand[0], 0))-\(fixed(m.envelopeBand[1], 0)) Hz" : ""
             lines.append("envelope\(band): "
@@ -76,6 +77,7 @@ public enum VibrationScreen {
             + " velocity \(fixed(m.velocity, 2)) mm/s"
         if let zone = zone(m, machineClass: machineClass) { text += " zone \(zone)" }
         text += " dominant " + (m.peaks.first.map(lineText) ?? "none")
+        if let bearing = m.bearing { text += " bearing \(bearing.condition) \(bearing.order) \(fixed(bearing.indicator, 1)) dB" }
         if m.clipped { text += " CLIPPED" }
         return text
     }
@@ -108,6 +110,17 @@ public enum VibrationScreen {
     static func orderText(_ o: VibrationMessage.Order) -> String {
         "\(o.name) \(fixed(o.frequency, 2)) Hz " + (o.amplitude.map(TerminalSpectrum.amplitudeText) ?? "no line")
             + (o.envelope.map { " (envelope \(TerminalSpectrum.amplitudeText($0)))" } ?? "")
+    }
+
+    /// The bearing's worst order first, in capitals beyond ok, then every
+    /// judged order's indicator and the average they come from.
+    static func bearingText(_ bearing: VibrationMessage.Bearing, _ m: VibrationMessage) -> String {
+        let judged = m.orders.compactMap { o in
+            o.condition.map { "\(o.name) \(fixed(o.indicator ?? 0, 1)) dB \($0)" }
+        }
+        let worst = bearing.condition == "ok" ? "ok" : bearing.condition.uppercased()
+        return "bearing \(worst) (\(bearing.order)) · " + judged.joined(separator: " · ")
+            + " · over the floor of \(m.averaged) envelopes, \(fixed(m.averageSpan, 1)) s"
     }
 
     static func finish(_ lines: [String], width: Int, height: Int) -> [String] {

@@ -49,11 +49,4 @@ extension MachineOrders {
             return OrderReading(name: name, frequency: frequency, harmonics: lines)
         }
     }
-
-    /// The shaft's frequency estimated without a tachometer: the strongest
-    /// line in `range` (Hz) of `spectrum`, where a machine's running speed
-    /// usually shows as its largest low line (unbalance).
-    public static func estimateShaft(in spectrum: Spectrum, range: ClosedRange<Double>) -> Double? {
-        spectrum.peaks(count: 1, in: range).first?.frequency
-    }
 }

@@ -10,13 +10,16 @@ public struct MachineTransition: Sendable, Equatable {
 /// The state machine: fed one window's RMS at a time.
 public struct MachineStateTracker: Sendable {
     public let settings: MachineStateSettings
+    /// Updates a new state must hold (the settings' `hold` unless given).
+    public let hold: Int
     public private(set) var state: MachineState = .off
     private var candidate: MachineState = .off
     private var candidateSince = 0.0
     private var candidateWindows = 0
 
-    public init(settings: MachineStateSettings = MachineStateSettings()) {
+    public init(settings: MachineStateSettings = MachineStateSettings(), hold: Int? = nil) {
         self.settings = settings
+        self.hold = max(1, hold ?? settings.hold)
     }
 
     /// The state a window of `rms` points to, from the current one: a
@@ -43,7 +46,7 @@ public struct MachineStateTracker: Sendable {
             candidateWindows = 0
         }
         candidateWindows += 1
-        guard candidateWindows >= max(1, settings.hold) else { return nil }
+        guard candidateWindows >= hold else { return nil }
         let transition = MachineTransition(from: state, to: candidate, time: candidateSince)
         state = candidate
         candidateWindows = 0

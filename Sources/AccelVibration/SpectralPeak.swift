@@ -46,7 +46,11 @@ extension Spectrum {
     /// and at least a bin and a half either side; nil when the window holds
     /// no local maximum there.
     public func line(near frequency: Double, tolerance: Double) -> SpectralPeak? {
-        let reach = max(frequency * tolerance, 1.5 * binWidth)
+        line(near: frequency, within: max(frequency * tolerance, 1.5 * binWidth))
+    }
+
+    /// The strongest line within `reach` Hz of `frequency`.
+    public func line(near frequency: Double, within reach: Double) -> SpectralPeak? {
         guard let bins = bins(in: max(0, frequency - reach)...(frequency + reach)) else { return nil }
         return bins.filter(isLocalMaximum).map(peak(at:)).max { $0.amplitude < $1.amplitude }
     }

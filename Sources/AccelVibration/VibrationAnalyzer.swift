@@ -32,10 +32,19 @@ public struct VibrationReport: Sendable {
     public var shaft: Double?
     public var orders: [OrderReading]
     public var envelopeOrders: [OrderReading]
+    /// Each order's family in the averaged envelope spectrum.
+    public var families: [OrderFamily]
+    /// Each bearing order's condition (the shaft has none).
+    public var conditions: [String: BearingCondition]
+    /// Windows in the average, and the span they cover, s.
+    public var averaged: Int
+    public var averageSpan: Double
     /// A sample reached the part's range: the figures understate the truth.
     public var clipped: Bool
     public var state: MachineState
-    public var transition: MachineTransition?
+    /// The state's changes since the last report, each dated at the block
+    /// where the level crossed.
+    public var transitions: [MachineTransition]
     /// The vector's spectrum and its envelope's, for clients that ask.
     public var spectrum: Spectrum
     public var envelopeSpectrum: Spectrum
@@ -52,7 +61,10 @@ public final class VibrationAnalyzer {
     private let fft: RealFFT
     private let window: HannWindow
     private let envelope: EnvelopeAnalyzer
-    private var tracker: MachineStateTracker
+    private var stateBlocks: StateBlocks
+    private var average: EnvelopeAverage
+    private var conditions: [String: BearingConditionTracker] = [:]
+    private var shaftTracker: ShaftTracker?
     private var x: [Double] = [], y: [Double] = [], z: [Double] = [], times: [Double] = []
 
     public init(settings: VibrationSettings, rate: Double) throws(VibrationSettingsError) {
@@ -64,7 +76,9 @@ public final class VibrationAnalyzer {
         fft = RealFFT(count: count)
         window = HannWindow(count: count)
         envelope = EnvelopeAnalyzer(count: count, rate: rate, band: settings.envelopeBand(rate: rate))
-        tracker = MachineStateTracker(settings: settings.state)
+        stateBlocks = StateBlocks(settings: settings.state, rate: rate)
+        average = EnvelopeAverage(capacity: settings.averagedWindows)
+        if case .estimated(let range) = settings.shaft { shaftTracker = ShaftTracker(range: range) }
         for buffer in [\VibrationAnalyzer.x, \.y, \.z, \.times] { self[keyPath: buffer].reserveCapacity(count) }
     }
 
@@ -75,6 +89,7 @@ public final class VibrationAnalyzer {
         y.append(g.y)
         z.append(g.z)
         times.append(time)
+        stateBlocks.append(g, at: time)
         guard x.count == count else { return nil }
         let report = analyse()
         x.removeFirst(hop)
@@ -84,9 +99,11 @@ public final class VibrationAnalyzer {
         return report
     }
 
-    /// Forgets a partial window: after a gap in the samples, a window
-    /// across it would be a lie.
+    /// Forgets a partial window and the average: after a gap in the
+    /// samples, a figure across it would be a lie.
     public func reset() {
+        average.reset()
+        stateBlocks.reset()
         x.removeAll(keepingCapacity: true)
         y.removeAll(keepingCapacity: true)
         z.removeAll(keepingCapacity: true)
@@ -122,8 +139,13 @@ public final class VibrationAnalyzer {
         let vector = VectorFigures(x: x, y: y, z: z, means: (waveforms[0].mean, waveforms[1].mean, waveforms[2].mean))
         let shaft = shaftFrequency(in: vectorSpectrum)
         let orders = shaft.map { MachineOrders(shaft: $0, bearing: settings.bearing, harmonics: settings.harmonics) }
+        let averaged = average.add(envelopeSpectrum)
+        let families = orders.map {
+            OrderFamily.attributed(
+                averaged.families(of: $0, bins: settings.orderBins, below: envelope.band.upperBound - envelope.band.lowerBound),
+                present: settings.condition.watch, bins: settings.orderBins, binWidth: averaged.binWidth, modulators: $0.modulators)
+        } ?? []
         let start = times[0]
-        let transition = tracker.update(rms: vector.rms, time: start)
         return VibrationReport(
             start: start,
             duration: Double(count) / rate,
@@ -139,20 +161,32 @@ public final class VibrationAnalyzer {
             shaft: shaft,
             orders: orders?.readings(in: vectorSpectrum, tolerance: settings.tolerance) ?? [],
             envelopeOrders: orders?.readings(in: envelopeSpectrum, tolerance: settings.tolerance) ?? [],
+            families: families,
+            conditions: judge(families),
+            averaged: averaged.averaged,
+            averageSpan: settings.window + Double(averaged.averaged - 1) * settings.hopDuration,
             clipped: isClipped(axes),
-            state: tracker.state,
-            transition: transition,
+            state: stateBlocks.tracker.state,
+            transitions: stateBlocks.takeTransitions(),
             spectrum: vectorSpectrum,
             envelopeSpectrum: envelopeSpectrum
         )
     }
 
-    private func shaftFrequency(in spectrum: Spectrum) -> Double? {
-        switch settings.shaft {
-        case .fixed(let hertz): return hertz
-        case .estimated(let range): return MachineOrders.estimateShaft(in: spectrum, range: range)
-        case nil: return nil
+    /// Each bearing order's condition, moved on by this report's indicator.
+    private func judge(_ families: [OrderFamily]) -> [String: BearingCondition] {
+        var judged: [String: BearingCondition] = [:]
+        for family in families where family.name != "shaft" {
+            var tracker = conditions[family.name] ?? BearingConditionTracker(settings: settings.condition)
+            judged[family.name] = tracker.update(indicator: family.indicator)
+            conditions[family.name] = tracker
         }
+        return judged
+    }
+
+    private func shaftFrequency(in spectrum: Spectrum) -> Double? {
+        if case .fixed(let hertz) = settings.shaft { return hertz }
+        return shaftTracker?.update(spectrum)
     }
 
     /// A sample within a digit or two of the range's end: the part clipped.

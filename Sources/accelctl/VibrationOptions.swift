@@ -15,7 +15,7 @@ struct VibrationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The envelope's band-pass, Hz (default: 7.5 % to 45 % of the rate).", valueName: "low-high"))
     var band: String?
 
-    @Option(help: ArgumentHelp("The shaft's frequency in Hz; auto LOW-HIGH: the strongest line in that range; auto alone: between 5 and 200 Hz.", valueName: "hz|auto [low-high]"))
+    @Option(help: ArgumentHelp("The shaft's frequency in Hz; auto LOW-HIGH: followed in that range by its harmonics; auto alone: between 5 and 200 Hz.", valueName: "hz|auto [low-high]"))
     var shaft: String?
 
     @Option(help: ArgumentHelp("The bearing, as [vibration] bearing says it: geometry N d D [angle] (rolling elements, their diameter, the pitch diameter, the contact angle in degrees) or factors BPFO BPFI BSF FTF; n,d,D[,angle] is short for geometry.", valueName: "geometry|factors ..."))

@@ -11,13 +11,16 @@ func vibrationWindow(t: Double = 12.5, state: String = "running", zone: String? 
     let axis = { (velocity: Double) in
         VibrationMessage.Axis(rms: 0.04, peak: 0.2, peakToPeak: 0.4, crest: 5, kurtosis: 4, velocity: velocity, dominant: [29.9, 0.04])
     }
-    let window = VibrationMessage(
+    var window = VibrationMessage(
         t: t, seq: 5134, duration: 0.99, rate: 3361.765, x: axis(1.6247), y: axis(1.6225), z: axis(0.0832),
         rms: 0.06099, peak: 0.264, crest: 4.329, velocity: 2.2976, band: [10, 1000], zone: zone,
         peaks: [[29.90, 0.058597], [59.93, 0.02341]], envelopeBand: [249.8, 1498.5], envelopePeaks: [[107.37, 0.014207]],
-        shaft: 29.95, orders: [.init(name: "BPFO", frequency: 107.4, amplitude: 0.0021, envelope: 0.014207),
-                               .init(name: "BPFI", frequency: 162.2, amplitude: nil, envelope: nil)],
+        shaft: 29.95, orders: [.init(name: "BPFO", frequency: 107.4, amplitude: 0.0021, envelope: 0.014207,
+                                     family: [[107.37, 0.014207, 22.5], nil, nil], indicator: 21.4, condition: "alarm"),
+                               .init(name: "BPFI", frequency: 162.2, amplitude: nil, envelope: nil, indicator: 2.1, condition: "ok")],
         clipped: false, state: state, spectrum: .init(step: 420.2, amplitudes: [0.05, 0.003]))
+    window.bearing = .init(condition: "alarm", order: "BPFO", indicator: 21.4)
+    window.restarts = 2
     // Through the wire form: what the gateway gets is what acceld printed.
     guard case .vibration(let decoded) = try Message(parsing: Array(Message.vibration(window).json.utf8)) else {
         throw MessageError(nil, "not a vibration message")
@@ -54,6 +57,11 @@ struct VibrationGatewayTests {
         #expect(s[#"acceld_vibration_order_envelope_amplitude_g{order="BPFO"}"#] == "0.014207")
         #expect(s[#"acceld_vibration_order_amplitude_g{order="BPFI"}"#]?.lowercased() == "nan", "no line: not a number, never a made-up 0")
         #expect(s[#"acceld_vibration_shaft_hertz"#] == "29.95")
+        #expect(s[#"acceld_vibration_order_indicator_db{order="BPFO"}"#] == "21.4")
+        #expect(s[#"acceld_vibration_bearing_condition{order="BPFO",condition="alarm"}"#] == "1.0"
+                && s[#"acceld_vibration_bearing_condition{order="BPFI",condition="ok"}"#] == "1.0"
+                && s[#"acceld_vibration_bearing_condition{order="BPFI",condition="alarm"}"#] == "0.0")
+        #expect(s["acceld_vibration_window_restarts"] == "2.0")
         #expect(s[#"acceld_machine_state{state="running"}"#] == "1.0" && s[#"acceld_machine_state{state="off"}"#] == "0.0")
         #expect(s["acceld_vibration_windows_total"] == "1")
 
@@ -95,7 +103,7 @@ struct VibrationGatewayTests {
         settings.vibrationSeconds = 10
         let topics = VibrationTopics(settings: settings, board: "pi.kitchen")
         let discovery = topics.route(.connected(vibrationHello))
-        #expect(discovery.count == 6 && discovery.allSatisfy { $0.retain && $0.topic.hasPrefix("homeassistant/") })
+        #expect(discovery.count == 8 && discovery.allSatisfy { $0.retain && $0.topic.hasPrefix("homeassistant/") })
         #expect(discovery.allSatisfy { $0.topic.contains("/pi_kitchen/") }, "the node id holds only [a-zA-Z0-9_-]")
         var published: [VibrationTopics.Outgoing] = []
         for t in stride(from: 0.0, through: 25, by: 0.5) {
@@ -125,6 +133,8 @@ struct VibrationGatewayTests {
         #expect(byObject["dominant_frequency"]?["unit_of_measurement"] == .string("Hz") && byObject["dominant_frequency"]?["device_class"] == .string("frequency"))
         #expect(byObject["machine_state"]?["options"] == .array(["off", "idle", "running"].map { .string($0) }))
         #expect(byObject["machine_state"]?["state_class"] == nil && byObject["machine_state"]?["unit_of_measurement"] == nil)
+        #expect(byObject["bearing_condition"]?["options"] == .array(["ok", "watch", "alarm"].map { .string($0) }))
+        #expect(byObject["bearing_indicator"]?["unit_of_measurement"] == .string("dB"))
         #expect(entities.allSatisfy { $0.config["device"] == entities[0].config["device"] }, "one device")
         #expect(discovery.topic(entities[0]) == "homeassistant/sensor/b1/velocity_rms/config")
     }

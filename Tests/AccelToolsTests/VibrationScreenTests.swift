@@ -141,4 +141,21 @@ struct VibrationScreenTests {
         #expect(line.contains("dominant \(String(format: "%.2f", window.peaks[0][0])) Hz"))
         #expect(line.range(of: #"^\d\d:\d\d:\d\d\.\d{3} "#, options: .regularExpression) != nil && line.contains(" \(window.state) rms "), "\(line)")
     }
+
+    @Test("a configured bearing: the worst order's condition in capitals, each order's indicator, the average they come from; the summary line names it")
+    func bearingCondition() throws {
+        var window = try machineWindow()
+        window.orders = [
+            .init(name: "shaft", frequency: 29.95, amplitude: 0.17, envelope: nil, indicator: 9.2),
+            .init(name: "bpfo", frequency: 107.4, amplitude: nil, envelope: 0.04, indicator: 24.3, condition: "alarm"),
+            .init(name: "bpfi", frequency: 162.2, amplitude: nil, envelope: nil, indicator: 1.2, condition: "ok"),
+        ]
+        window.bearing = .init(condition: "alarm", order: "bpfo", indicator: 24.3)
+        (window.averaged, window.averageSpan) = (19, 10)
+        let lines = VibrationScreen.render(window, width: 132, height: 40)
+        let line = try #require(lines.first { $0.hasPrefix("bearing") })
+        #expect(line.hasPrefix("bearing ALARM (bpfo) · bpfo 24.3 dB alarm · bpfi 1.2 dB ok"), "\(line)")
+        #expect(line.contains("19 envelopes, 10.0 s") && !line.contains("shaft"), "\(line)")
+        #expect(VibrationScreen.summary(window).contains("bearing alarm bpfo 24.3 dB"))
+    }
 }

@@ -39,6 +39,10 @@ final class VibrationService: @unchecked Sendable {
     private var subscribers: [Subscriber] = []
     /// The number of the next sample each window expects; nil before the first.
     private var nextSeq: UInt64?
+    /// Times the windows started again after lost samples: in every
+    /// message, and the first in the log (a link that loses samples often
+    /// would fill it otherwise).
+    private var restarts = 0
     private let logger = Logger(label: "acceld.vibration")
 
     /// The configuration's `[vibration]` for the control side, which checks
@@ -129,6 +133,10 @@ final class VibrationService: @unchecked Sendable {
         for sample in samples {
             if let expected = nextSeq, sample.seq != expected {
                 for group in groups { group.analyzer.reset() }
+                restarts += 1
+                if restarts == 1 {
+                    logger.notice("vibration windows and averages started again: samples \(expected) to \(sample.seq &- 1) were lost (every message counts the restarts in \"restarts\")")
+                }
             }
             nextSeq = sample.seq &+ 1
             for group in groups {
@@ -146,14 +154,14 @@ final class VibrationService: @unchecked Sendable {
             var encoded: [VibrationWatch: [UInt8]] = [:]
             for client in group.clients {
                 let watch = client.vibration ?? VibrationWatch()
-                let line = encoded[watch] ?? Message.vibration(VibrationMessage(report, seq: first, watch: watch)).jsonBytes
+                let line = encoded[watch] ?? Message.vibration(VibrationMessage(report, seq: first, watch: watch, restarts: restarts)).jsonBytes
                 encoded[watch] = line
                 client.connection.append(line, isReply: false, generation: client.generation)
                 client.connection.flush()
             }
         }
         let isMachineGroup = group.watch.sharesWindows(with: VibrationWatch())
-        if isMachineGroup, let transition = report.transition {
+        for transition in report.transitions where isMachineGroup {
             let line = Message.machine(MachineMessage(t: transition.time, state: transition.to.rawValue, from: transition.from.rawValue)).jsonBytes
             for client in machineWatchers {
                 client.connection.append(line, isReply: false, generation: client.generation)

@@ -2,6 +2,9 @@
 @testable import AccelConfiguration
 @testable import AccelDaemon
 import AccelDriver
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 
@@ -22,7 +25,7 @@ struct VibrationInProcessTests {
         #expect(refused["class"] as? String == "error" && (refused["message"] as? String ?? "").contains("at least 0.3 s"), "\(refused)")
         let reply = try #require(client.request(#"{"class":"watch","streams":["vibration","machine"],"vibration":{"window":0.5,"overlap":0.5,"spectrum":64}}"#))
         #expect((reply["vibration"] as? [String: Any])?["window"] as? Double == 0.5, "\(reply)")
-        daemon.run(seconds: 4)
+        daemon.run(seconds: 6)  // the machine starts at 2 s, ramps for 1 s, and must hold 1.5 s
         var windows: [[String: Any]] = [], started: [String: Any]?
         for message in client.readAll() {
             switch message["class"] as? String {
@@ -43,6 +46,11 @@ struct VibrationInProcessTests {
         #expect(abs((running["shaft"] as? Double ?? 0) - 29.95) < 1, "the shaft found within 20 to 40 Hz: \(running)")
         let orders = (running["orders"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(orders == ["shaft", "bpfo", "bpfi", "bsf", "ftf"], "the bearing's orders from its geometry: \(orders)")
+        let judged = (running["orders"] as? [[String: Any]] ?? []).filter { $0["condition"] != nil }.compactMap { $0["name"] as? String }
+        #expect(judged == ["bpfo", "bpfi", "bsf", "ftf"], "a condition for each bearing order, none for the shaft: \(running)")
+        let bearing = try #require(running["bearing"] as? [String: Any])
+        #expect(["ok", "watch", "alarm"].contains(bearing["condition"] as? String ?? "") && judged.contains(bearing["order"] as? String ?? ""))
+        #expect((running["average"] as? [String: Any])?["windows"] as? Int ?? 0 > 1, "the envelopes averaged: \(running)")
         #expect(client.request(#"{"class":"status"}"#)?["class"] as? String == "status", "the connection stays up")
     }
 
@@ -64,5 +72,29 @@ struct VibrationInProcessTests {
         // Started again: the first window after the reload begins a whole window on, not half.
         let firstAfter = try #require(after.first?["seq"] as? Int)
         #expect(firstAfter - lastBefore >= 1_660, "\(lastBefore) then \(firstAfter)")
+    }
+
+    @Test("lost samples: the windows and the average start again, counted in every later message; no window spans the gap")
+    func restartsAfterLostSamples() throws {
+        let daemon = try InProcessDaemon(part: .lsm6dso, motion: VibrationMotion.machine(), rate: 1660, range: 16)
+        let client = daemon.connect()
+        _ = client.readMessage()
+        _ = try #require(client.request(#"{"class":"watch","streams":["frames","vibration"],"rate":1660}"#))
+        daemon.run(seconds: 3)
+        daemon.model.fail(forSeconds: 0.5, errno: EIO)
+        daemon.run(seconds: 4)
+        var windows: [[String: Any]] = [], frames: Set<Int> = []
+        for message in client.readAll() {
+            if message["class"] as? String == "vibration" { windows.append(message) }
+            if message["class"] as? String == "frame", let seq = message["seq"] as? Int { frames.insert(seq) }
+        }
+        let count = 1_660  // a 1 s window's samples
+        let missing = try #require((frames.min()!...frames.max()!).first { !frames.contains($0) }, "the outage lost samples")
+        let before = windows.filter { ($0["seq"] as? Int ?? 0) + count <= missing }
+        let after = windows.filter { ($0["seq"] as? Int ?? 0) > missing }
+        #expect(before.count + after.count == windows.count, "no window spans the gap")
+        #expect(!before.isEmpty && before.allSatisfy { $0["restarts"] as? Int == 0 })
+        #expect(!after.isEmpty && after.allSatisfy { $0["restarts"] as? Int == 1 }, "\(after.map { $0["restarts"] ?? "none" })")
+        #expect((after.first?["average"] as? [String: Any])?["windows"] as? Int == 1, "the average started again")
     }
 }
