@@ -42,7 +42,7 @@ extension Configuration {
             .number("vibration", "defect-alarm", \.vibration.condition.alarm, 0...100, unit: "dB", "a bearing order's indicator from which its condition is alarm"),
             .number("vibration", "defect-hysteresis", \.vibration.condition.hysteresis, 0...50, unit: "dB", "how far below its threshold a condition is left"),
             .integer("vibration", "defect-hold", \.vibration.condition.hold, within: 1...100, "consecutive windows a new condition must hold"),
-            ConfigKey(section: "vibration", name: "envelope-band", help: "the envelope's band-pass, LOW-HIGH Hz; auto: 7.5 % to 45 % of the rate", set: { config, text in
+            ConfigKey(section: "vibration", name: "envelope-band", help: "the envelope's band-pass, LOW-HIGH Hz; auto: the kurtogram's, the most impulsive band", set: { config, text in
                 guard text != "auto" else { config.vibration.envelopeBand = nil; return nil }
                 do { config.vibration.envelopeBand = try Self.band(parsing: text) } catch { return "\(error)" }
                 return nil

@@ -42,6 +42,8 @@ public enum VibrationEvaluation {
         /// Each bearing order's indicator, dB, and condition, from the last
         /// report (its average the longest the recording holds).
         public let indicators: [(name: String, indicator: Double, condition: BearingCondition)]
+        /// The envelope's band in the last report, Hz.
+        public let band: ClosedRange<Double>
 
         public var passes: Bool { strongest == expected && abs(found / nominal - 1) <= 0.02 && margin >= 6 }
         /// The defect's indicator over the next order's, dB.
@@ -69,7 +71,8 @@ public enum VibrationEvaluation {
         return BearingResult(
             name: recording.name, expected: expected, nominal: nominal,
             strongest: strongest.name, found: strongest.harmonics[0]?.frequency ?? 0,
-            indicators: families.map { ($0.name, $0.indicator, last.conditions[$0.name] ?? .ok) }
+            indicators: families.map { ($0.name, $0.indicator, last.conditions[$0.name] ?? .ok) },
+            band: last.envelopeBand
         )
     }
 }

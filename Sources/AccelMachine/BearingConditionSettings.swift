@@ -19,11 +19,11 @@ public struct BearingConditionSettings: Sendable, Equatable {
     public var hold: Int
 
     /// From the development recordings (docs/VIBRATION.md): on MFPT's eight
-    /// records the defect's own family stands 24.8 to 30.2 dB over the
-    /// floor; the orders the bearing does not have reach at most 14.6 dB,
-    /// in the inner-race records, whose envelope is a dense comb of the
-    /// shaft's lines. Both thresholds sit between.
-    public init(watch: Double = 16, alarm: Double = 20, hysteresis: Double = 3, hold: Int = 3) {
+    /// records, in the kurtogram's band, the defect's own family stands
+    /// 19.9 to 25.3 dB over the floor; the orders the bearing does not have
+    /// reach at most 11.5 dB, in the inner-race records, whose envelope is
+    /// a dense comb of the shaft's lines. Both thresholds sit between.
+    public init(watch: Double = 14, alarm: Double = 18, hysteresis: Double = 3, hold: Int = 3) {
         self.watch = watch
         self.alarm = alarm
         self.hysteresis = hysteresis

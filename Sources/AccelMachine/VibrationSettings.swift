@@ -19,9 +19,9 @@ public struct VibrationSettings: Sendable, Equatable {
     /// The band of the velocity RMS, Hz; cut at the Nyquist frequency when
     /// the rate is lower than twice its top (the report says which band).
     public var velocityBand: ClosedRange<Double> = Self.isoVelocityBand
-    /// The envelope's band-pass, Hz; nil: 7.5 % to 45 % of the rate (500 to
-    /// 3,000 Hz at 6,660 Hz), where a bearing's resonances ring on most
-    /// small machines and below the part's anti-aliasing roll-off.
+    /// The envelope's band-pass, Hz; nil: found in each window by the
+    /// kurtogram (the band where the signal is most impulsive, where a
+    /// bearing's strikes ring).
     public var envelopeBand: ClosedRange<Double>?
     /// The class whose ISO zones the velocity is judged against; nil: no zone.
     public var machineClass: MachineClass?
@@ -49,11 +49,6 @@ public struct VibrationSettings: Sendable, Equatable {
 
     public init() {}
 
-    /// The envelope's band at `rate`.
-    public func envelopeBand(rate: Double) -> ClosedRange<Double> {
-        envelopeBand ?? (0.075 * rate)...(0.45 * rate)
-    }
-
     /// The velocity's band at `rate`.
     public func velocityBand(rate: Double) -> ClosedRange<Double> {
         velocityBand.lowerBound...min(velocityBand.upperBound, rate / 2)
@@ -68,8 +63,30 @@ public struct VibrationSettings: Sendable, Equatable {
     /// Windows averaged: those whose hops fit in the span after the first.
     public var averagedWindows: Int { max(1, Int(((average - window) / hopDuration + 1e-9).rounded(.down)) + 1) }
 
-    /// Samples in a window at `rate`: even, as the real transform needs.
-    public func samplesPerWindow(rate: Double) -> Int { Int(window * rate) / 2 * 2 }
+    /// Samples in a window at `rate`: the fewest at or above `window`'s
+    /// worth whose prime factors are all 7 or less, and even, as the real
+    /// transform needs. kissfft has butterflies for 2, 3, 4 and 5 and a
+    /// generic one whose cost grows with the square of the factor: a real
+    /// transform of 6,660 (a second at 6,660 Hz, 2²·3²·5·37) took 396 µs
+    /// and of 6,720 (2⁶·3·5·7) 162 µs; 1,660 took 196 µs and 1,680 27 µs
+    /// (docs/PERFORMANCE.md). The window is then a percent or two longer
+    /// than asked, and each message says its `duration`.
+    public func samplesPerWindow(rate: Double) -> Int {
+        Self.fastTransformSize(atLeast: Int((window * rate).rounded(.down)), even: true)
+    }
+
+    /// The least length from `count` up whose prime factors are all 7 or less.
+    public static func fastTransformSize(atLeast count: Int, even: Bool = false) -> Int {
+        func isSmooth(_ number: Int) -> Bool {
+            var rest = number
+            for factor in [2, 3, 5, 7] { while rest % factor == 0 { rest /= factor } }
+            return rest == 1
+        }
+        var size = max(2, count)
+        if even { size += size % 2 }
+        while !isSmooth(size) { size += even ? 2 : 1 }
+        return size
+    }
 
     /// Checks the settings against `rate`; each error names the limit.
     public func validate(rate: Double) throws(VibrationSettingsError) {

@@ -75,7 +75,7 @@ public final class VibrationAnalyzer {
         hop = max(1, Int((Double(count) * (1 - settings.overlap)).rounded()))
         fft = RealFFT(count: count)
         window = HannWindow(count: count)
-        envelope = EnvelopeAnalyzer(count: count, rate: rate, band: settings.envelopeBand(rate: rate))
+        envelope = EnvelopeAnalyzer(count: count, rate: rate, band: settings.envelopeBand)
         stateBlocks = StateBlocks(settings: settings.state, rate: rate)
         average = EnvelopeAverage(capacity: settings.averagedWindows)
         if case .estimated(let range) = settings.shaft { shaftTracker = ShaftTracker(range: range) }
@@ -103,6 +103,7 @@ public final class VibrationAnalyzer {
     /// samples, a figure across it would be a lie.
     public func reset() {
         average.reset()
+        envelope.reset()
         stateBlocks.reset()
         x.removeAll(keepingCapacity: true)
         y.removeAll(keepingCapacity: true)
@@ -134,7 +135,10 @@ public final class VibrationAnalyzer {
             )
         }
         let vectorSpectrum = Spectrum.sum(spectra)
-        let envelopeSpectrum = Spectrum.sum(axes.map { envelope.spectrum($0, rate: rate) })
+        let transforms = axes.map { envelope.transform($0) }
+        let envelopeBand = envelope.band(for: transforms)
+        let bandwidth = envelopeBand.upperBound - envelopeBand.lowerBound
+        let envelopeSpectrum = Spectrum.sum(transforms.map { envelope.spectrum(transform: $0, band: envelopeBand, rate: rate) })
         let velocity = VelocitySeverity.rms(vectorSpectrum, band: band)
         let vector = VectorFigures(x: x, y: y, z: z, means: (waveforms[0].mean, waveforms[1].mean, waveforms[2].mean))
         let shaft = shaftFrequency(in: vectorSpectrum)
@@ -142,7 +146,7 @@ public final class VibrationAnalyzer {
         let averaged = average.add(envelopeSpectrum)
         let families = orders.map {
             OrderFamily.attributed(
-                averaged.families(of: $0, bins: settings.orderBins, below: envelope.band.upperBound - envelope.band.lowerBound),
+                averaged.families(of: $0, bins: settings.orderBins, below: bandwidth),
                 present: settings.condition.watch, bins: settings.orderBins, binWidth: averaged.binWidth, modulators: $0.modulators)
         } ?? []
         let start = times[0]
@@ -156,8 +160,8 @@ public final class VibrationAnalyzer {
             velocityBand: band,
             zone: settings.machineClass?.zone(velocity: velocity),
             peaks: vectorSpectrum.peaks(count: settings.peaks, in: scanned),
-            envelopePeaks: envelopeSpectrum.peaks(count: settings.peaks, in: (2 * envelopeSpectrum.binWidth)...(envelope.band.upperBound - envelope.band.lowerBound)),
-            envelopeBand: envelope.band,
+            envelopePeaks: envelopeSpectrum.peaks(count: settings.peaks, in: (2 * envelopeSpectrum.binWidth)...bandwidth),
+            envelopeBand: envelopeBand,
             shaft: shaft,
             orders: orders?.readings(in: vectorSpectrum, tolerance: settings.tolerance) ?? [],
             envelopeOrders: orders?.readings(in: envelopeSpectrum, tolerance: settings.tolerance) ?? [],

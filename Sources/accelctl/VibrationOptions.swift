@@ -12,7 +12,7 @@ struct VibrationOptions: ParsableArguments {
     @Option(help: "Fraction of a window shared with the next, 0 to 0.9.")
     var overlap = 0.5
 
-    @Option(help: ArgumentHelp("The envelope's band-pass, Hz (default: 7.5 % to 45 % of the rate).", valueName: "low-high"))
+    @Option(help: ArgumentHelp("The envelope's band-pass, Hz (default: the kurtogram's, the most impulsive band).", valueName: "low-high"))
     var band: String?
 
     @Option(help: ArgumentHelp("The shaft's frequency in Hz; auto LOW-HIGH: followed in that range by its harmonics; auto alone: between 5 and 200 Hz.", valueName: "hz|auto [low-high]"))

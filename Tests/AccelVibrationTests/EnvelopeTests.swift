@@ -13,7 +13,7 @@ func bearing(defect: Double, rate: Double, seconds: Double) -> [Double] {
         defects: [.init(rate: defect, resonance: 2_200, amplitude: 0.5, decay: 0.0015, shaft: 25, modulation: 0.3)],
         noise: 0.05
     )
-    return (0..<Int(seconds * rate)).map { motion.specificForce(at: Double($0) / rate).x }
+    return (0..<Int((seconds * rate).rounded())).map { motion.specificForce(at: Double($0) / rate).x }
 }
 
 @Suite("Envelope and orders")
@@ -51,5 +51,24 @@ struct EnvelopeTests {
         let bpfo = readings[1]
         #expect(abs((bpfo.harmonics[0]?.frequency ?? 0) - 245) < 0.5)
         #expect(bpfo.harmonics[2] == nil)  // 738 Hz, above 500
+    }
+
+    @Test("the kurtogram finds the band where the strikes ring (2.2 kHz), and the envelope there shows the defect; Gaussian noise alone reads near 0, far below the strikes")
+    func kurtogram() throws {
+        let rate = 6_660.0, values = bearing(defect: 81.125, rate: rate, seconds: 6_720 / rate)
+        let envelope = EnvelopeAnalyzer(count: values.count, rate: rate, band: nil)
+        let transform = envelope.transform(values)
+        let band = envelope.band(for: [transform])
+        #expect(band.contains(2_200) && band.upperBound - band.lowerBound <= rate / 4, "\(band)")
+        let spectrum = envelope.spectrum(transform: transform, band: band)
+        let line = try #require(spectrum.peaks(count: 1, in: 5...(band.upperBound - band.lowerBound)).first)
+        #expect(abs(line.frequency / 81.125 - 1) < 0.01, "\(line)")
+        let kurtogram = Kurtogram(count: values.count)
+        let strikes = try #require(kurtogram.add([transform]))
+        let impulsive = kurtogram.kurtosis(of: strikes, in: transform)
+        var random = SeededRandom(seed: 5)
+        let noise = envelope.transform((0..<values.count).map { _ in random.gaussian() })
+        let worst = kurtogram.bands.map { abs(kurtogram.kurtosis(of: $0, in: noise)) }.max() ?? 0
+        #expect(worst < 1 && impulsive > 2 * worst, "noise: at most \(worst); the strikes' band: \(impulsive)")
     }
 }

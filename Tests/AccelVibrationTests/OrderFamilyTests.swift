@@ -86,7 +86,7 @@ struct OrderFamilyTests {
         #expect(throws: VibrationSettingsError.orderBins(0.1)) { try bins.validate(rate: 1_344) }
         var thresholds = VibrationSettings()
         thresholds.condition.alarm = 10
-        #expect(throws: VibrationSettingsError.conditionThresholds(watch: 16, alarm: 10, hysteresis: 3)) { try thresholds.validate(rate: 1_344) }
+        #expect(throws: VibrationSettingsError.conditionThresholds(watch: 14, alarm: 10, hysteresis: 3)) { try thresholds.validate(rate: 1_344) }
         #expect(VibrationSettings().averagedWindows == 19, "10 s of 1 s windows every 0.5 s")
     }
 }

@@ -88,7 +88,9 @@ struct VibrationInProcessTests {
             if message["class"] as? String == "vibration" { windows.append(message) }
             if message["class"] as? String == "frame", let seq = message["seq"] as? Int { frames.insert(seq) }
         }
-        let count = 1_660  // a 1 s window's samples
+        // A window's samples: its duration at its rate (1,680 at 1,660 Hz: kissfft's fast sizes).
+        let count = Int(((windows.first?["duration"] as? Double ?? 0) * (windows.first?["rate"] as? Double ?? 0)).rounded())
+        #expect(count == 1_680)
         let missing = try #require((frames.min()!...frames.max()!).first { !frames.contains($0) }, "the outage lost samples")
         let before = windows.filter { ($0["seq"] as? Int ?? 0) + count <= missing }
         let after = windows.filter { ($0["seq"] as? Int ?? 0) > missing }
