@@ -141,7 +141,7 @@ echo "arm64-boot-test: prepared in $prepared s; booting $version with systemd un
 # QEMU exits 0 on poweroff whatever happened: the guest's markers decide.
 log=$boot/console.log
 booted=$(date +%s)
-timeout 1200 qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 1024M -accel tcg -nographic -no-reboot -nic none \
+timeout 1800 qemu-system-aarch64 -M virt -cpu cortex-a53 -smp 2 -m 1024M -accel tcg -nographic -no-reboot -nic none \
     -kernel "$kernel" -initrd "$boot/initramfs.cpio" \
     -drive file="$boot/system.img",if=virtio,format=raw,snapshot=on \
     -drive file="$boot/payload.tar",if=virtio,format=raw,readonly=on \

@@ -79,7 +79,7 @@ echo "boot-test: prepared in $(( $(date +%s) - started )) s; booting $version wi
 # QEMU exits 0 on poweroff whatever happened: the guest's markers decide.
 log=$boot/console.log
 booted=$(date +%s)
-timeout 1200 qemu-system-x86_64 -accel tcg -cpu max -m 768M -smp 2 -nographic -no-reboot -nic none \
+timeout 1800 qemu-system-x86_64 -accel tcg -cpu max -m 768M -smp 2 -nographic -no-reboot -nic none \
     -kernel "$kernel_dir/vmlinux" -initrd "$boot/initramfs.cpio" \
     -drive file="$boot/system.img",if=virtio,format=raw,snapshot=on \
     -drive file="$boot/payload.tar",if=virtio,format=raw,readonly=on \

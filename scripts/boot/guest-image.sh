@@ -38,7 +38,7 @@ ExecStartPre=/bin/sh -c 'mkdir -p /payload && tar -xf /dev/vdb -C /payload'
 ExecStart=/bin/bash /payload/$script
 StandardOutput=journal+console
 StandardError=journal+console
-TimeoutStartSec=15min
+TimeoutStartSec=25min
 
 [Install]
 WantedBy=multi-user.target
