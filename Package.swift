@@ -124,7 +124,7 @@ let package = Package(
         ),
         // The detectors' regression table on the development recordings
         // (accel-bench signal, and the tests that hold its targets).
-        .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelReplay", "AccelVibration"]),
+        .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelReplay", "AccelVibration"]),
         // Bring-up and client logic for accelctl: probe, dump, calibration,
         // rate, plots, the terminal view.
         .target(name: "AccelTools", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelVibration"]),

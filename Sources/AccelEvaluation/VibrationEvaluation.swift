@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelConfiguration
 import AccelCore
 import AccelDriver
 import AccelParts
+import AccelProtocol
+import AccelReplay
 import AccelVibration
 
 /// The vibration analysis judged on the real recordings: each replayed at
@@ -40,10 +43,10 @@ public enum VibrationEvaluation {
         public let strongest: String
         public let found: Double
         /// Each bearing order's indicator, dB, and condition, from the last
-        /// report (its average the longest the recording holds).
-        public let indicators: [(name: String, indicator: Double, condition: BearingCondition)]
-        /// The envelope's band in the last report, Hz.
-        public let band: ClosedRange<Double>
+        /// window (its average the longest the recording holds).
+        public let indicators: [(name: String, indicator: Double, condition: String)]
+        /// The envelope's band in the last window, Hz.
+        public let band: [Double]
 
         public var passes: Bool { strongest == expected && abs(found / nominal - 1) <= 0.02 && margin >= 6 }
         /// The defect's indicator over the next order's, dB.
@@ -53,25 +56,33 @@ public enum VibrationEvaluation {
         }
     }
 
-    /// `recording` played at `rate` through the analysis with the bearing
-    /// configured as a user would (MFPT's geometry, the shaft its `#` lines
-    /// give), averaged over `settings.average`.
-    public static func bearing(_ recording: VibrationRecording, rate: Double = 6_660, settings: VibrationSettings = VibrationSettings()) throws -> BearingResult {
+    /// `recording` played through the daemon's core as `acceld replay
+    /// RECORDING --axis x --part LSM6DSO --rate 6660 --range 16 --streams
+    /// vibration` plays it, with the bearing configured as a user would
+    /// (MFPT's geometry, the shaft its `#` lines give): the last window's
+    /// orders.
+    public static func bearing(_ recording: VibrationRecording, rate: Int = 6_660) throws -> BearingResult {
         guard let expected = recording.defect, let shaft = recording.shaft, let nominal = recording.faultFrequency(expected) else {
             throw DevelopmentData.DataError(message: "\(recording.path): no fault, shaft or fault frequency in its '#' lines")
         }
-        var settings = settings
-        settings.shaft = .fixed(shaft)
-        settings.bearing = mfptBearing
-        guard let last = try analyse(replay(recording, rate: rate), rate: rate, settings: settings).last else {
-            throw DevelopmentData.DataError(message: "\(recording.path): shorter than a window")
-        }
-        let families = last.families.filter { $0.name != "shaft" }
-        let strongest = families.max { $0.indicator < $1.indicator }!
+        let configuration = try Configuration(parsing: """
+            [device]
+            part = LSM6DSO
+            rate = \(rate)
+            range = 16
+            [vibration]
+            shaft = \(shaft)
+            bearing = geometry 8 0.235 1.245
+            """)
+        let motion = try DeviceSource.motion(named: recording.path, axis: .x)
+        let windows = try Replay(motion: motion, configuration: configuration).vibration(playback: TracePlayback(axis: .x))
+        guard let last = windows.last else { throw DevelopmentData.DataError(message: "\(recording.path): shorter than a window") }
+        let judged = last.orders.filter { $0.condition != nil }
+        let strongest = judged.max { ($0.indicator ?? 0) < ($1.indicator ?? 0) }!
         return BearingResult(
             name: recording.name, expected: expected, nominal: nominal,
-            strongest: strongest.name, found: strongest.harmonics[0]?.frequency ?? 0,
-            indicators: families.map { ($0.name, $0.indicator, last.conditions[$0.name] ?? .ok) },
+            strongest: strongest.name, found: (strongest.family.first ?? nil)?[0] ?? 0,
+            indicators: judged.map { ($0.name, $0.indicator ?? 0, $0.condition ?? "") },
             band: last.envelopeBand
         )
     }
