@@ -12,8 +12,9 @@ import Synchronization
 /// thread only copies each frame's acceleration into a batch for it. One
 /// analyzer per set of windows the clients asked for, each fed every
 /// sample; a gap in the samples (lost ones, a sleep) starts every window
-/// again, as would a change of rate. The machine's state is the default
-/// windows' (one second, half overlapped), whoever else watches.
+/// again, as would a change of rate. The machine's state is judged on
+/// quarter-second blocks in every analyzer alike; its changes are said
+/// from the default windows' (one second, half overlapped).
 /// (Unchecked: the analyzers and the clients are the queue's alone; the
 /// sampler's thread reads `watched`, the control side `checkedAgainst`,
 /// each under its lock.)

@@ -483,7 +483,9 @@ def _axes(v: Any) -> Optional[Dict[str, AxisVibration]]:
 class Vibration(Message):
     """One window's analysis: per axis (`axes`: x, y, z) and for the vector
     (`vector`: rms, peak, crest, velocity), the strongest lines, the
-    envelope's (`envelope`: band, peaks), the configured orders, the
+    envelope's (`envelope`: band, peaks), the configured orders (each with
+    its family, indicator and condition), the envelopes `average` (windows,
+    span), the `bearing`'s worst order, the windows' `restarts`, the
     machine's `state`; `spectrum` and `envelope_spectrum` when asked for."""
     CLASS = "vibration"
     t: Optional[float] = _field(_number)
@@ -498,6 +500,9 @@ class Vibration(Message):
     envelope: Optional[Dict[str, Any]] = _field(lambda v: v if isinstance(v, dict) else None)
     shaft: Optional[float] = _field(_number)
     orders: Tuple[Dict[str, Any], ...] = _field(lambda v: tuple(v) if isinstance(v, list) else None, default=())
+    average: Optional[Dict[str, Any]] = _field(lambda v: v if isinstance(v, dict) else None)
+    bearing: Optional[Dict[str, Any]] = _field(lambda v: v if isinstance(v, dict) else None)
+    restarts: Optional[int] = _field(_int)
     clipped: Optional[bool] = _field(_bool)
     state: Optional[str] = _field(_str)
     spectrum: Optional[Bins] = _field(_nested(Bins))

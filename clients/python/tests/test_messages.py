@@ -162,5 +162,9 @@ def test_a_vibration_window_parses_with_its_spectra_as_numbers():
     assert msg.peaks[0] == tuple(line["peaks"][0]) and msg.band == (10.0, 1000.0)
     assert list(msg.spectrum.amplitudes) == line["spectrum"]["amplitudes"]   # a numpy array where numpy is installed
     assert msg.envelope_spectrum.step == line["envelopeSpectrum"]["step"]
+    assert msg.average == {"windows": 19, "span": 10.0} and msg.restarts == 0
+    judged = acceld.parse('{"class":"vibration","bearing":{"condition":"alarm","order":"bpfo","indicator":22.0},'
+                          '"orders":[{"name":"bpfo","frequency":81.1,"family":[[80.2,0.01,22.5],null,null],"indicator":22.0,"condition":"alarm"}]}')
+    assert judged.bearing["condition"] == "alarm" and judged.orders[0]["family"][1] is None
     machine = acceld.parse('{"class":"machine","t":1.5,"state":"running","from":"off"}')
     assert isinstance(machine, acceld.Machine) and (machine.state, machine.previous) == ("running", "off")
