@@ -17,7 +17,7 @@ public final class Kurtogram {
     public let bands: [ClosedRange<Int>]
     private var sums: [Double]
     /// The inverse transforms, one per band width.
-    private var plans: [Int: ComplexFFT] = [:]
+    private let plans: [Int: ComplexFFT]
 
     /// For windows of `count` samples.
     public init(count: Int) {
@@ -35,15 +35,13 @@ public final class Kurtogram {
         }
         self.bands = bands
         sums = Array(repeating: 0, count: bands.count)
-        for band in bands {
-            let size = VibrationSettings.fastTransformSize(atLeast: band.count)
-            if plans[size] == nil { plans[size] = ComplexFFT(count: size, inverse: true) }
-        }
+        let sizes = Set(bands.map { VibrationSettings.fastTransformSize(atLeast: $0.count) })
+        plans = Dictionary(uniqueKeysWithValues: sizes.map { ($0, ComplexFFT(count: $0, inverse: true)) })
     }
 
     /// Adds a window's transforms (one per axis, mean removed); the band
-    /// whose kurtosis, summed over the axes and averaged over the windows
-    /// so far, is the highest.
+    /// whose kurtosis, summed over the axes and the windows so far, is the
+    /// highest.
     public func add(_ transforms: [[Complex]]) -> ClosedRange<Int>? {
         guard !bands.isEmpty else { return nil }
         for (index, band) in bands.enumerated() {
