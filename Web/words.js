@@ -16,6 +16,7 @@ window.acceldWords = (function () {
     wakes: ["reads of the chip", "Times the sampler woke to read the chip: about one a sample, or one per FIFO batch"],
     impossibleReady: ["data-ready too soon", "Reads whose data-ready bit came sooner than the chip's clock can make a sample: never published"],
     reacquisitions: ["clock re-locks", "Times 4 of the last 32 reads found samples overwritten, so acceld locked onto the chip's clock again"],
+    guessedNumbers: ["numbers guessed", "Reads after a gap that no read around them could place (acceld's thread held up inside a read, twice running): numbered within the gap by the middle candidate"],
     busErrors: ["bus errors", "I2C transfers that failed"],
     recoveries: ["recoveries", "Times the chip answered again after being lost"],
     reconfigurations: ["reconfigurations", "Times the chip was found reset and configured again"],

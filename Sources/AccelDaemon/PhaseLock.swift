@@ -109,7 +109,24 @@ struct PhaseLock {
     /// without a usable fit.
     func newestCandidates(_ now: UInt64, _ after: UInt64) -> (earliest: Int64, latest: Int64)? {
         guard fit.isUsable else { return nil }
-        let error = max(0.08 * period, 3 * fit.standardError(at: Double(fit.newest(at: Double(now), lead: 0))))
+        let error = error(at: Double(now))
         return (fit.newest(at: Double(now) - error, lead: 0), fit.newest(at: Double(after) + error, lead: 0))
+    }
+
+    /// How far the fit may place an instant near `t`: 8 % of a period, or
+    /// three standard errors where that is more.
+    func error(at t: Double) -> Double {
+        max(0.08 * period, 3 * fit.standardError(at: Double(fit.newest(at: t, lead: 0))))
+    }
+
+    /// The first instant from `t` on that the fit places clearly between
+    /// two samples (beyond its error of either): a read made there finds
+    /// either nothing or one sample, whichever the fit says.
+    func clearInstant(from t: Double) -> Double {
+        let error = error(at: t)
+        let k = UInt64(max(fit.newest(at: t, lead: 0), 0))
+        if t < fit.instant(of: k) + error { return fit.instant(of: k) + period / 4 }
+        if t > fit.instant(of: k + 1) - error { return fit.instant(of: k + 1) + period / 4 }
+        return t
     }
 }

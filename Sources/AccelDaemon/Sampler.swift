@@ -224,14 +224,14 @@ public final class Sampler: @unchecked Sendable {
             let reading = try driver!.read()
             let after = time.nanoseconds
             defer { track.lastPoll = now }
-            if let undecided = timing.undecided { return decide(undecided, by: reading, now) }
+            if let undecided = timing.undecided, let wait = settle(undecided, by: reading, now, after) { return wait }
             guard reading.status.contains(.dataReady) else {
                 return try handleEmpty(now)
             }
             track.foundSamples()
             if let delay = guardDataReady(now) { return delay }
             if let delay = deferIfAmbiguous(reading, from: now, to: after) { return delay }
-            let instant = publish(reading, at: now)
+            let instant = publish(reading, at: now, through: after)
             track.pollWasEmpty = false
             guard !timing.dataReady.isPacing else {
                 return delay(until: timing.dataReady.nextPacedRead(now: now, fittedDue: pacingDue, period: period, margin: timing.phase.margin), from: now)
@@ -270,12 +270,14 @@ public final class Sampler: @unchecked Sendable {
 
     // MARK: Publishing
 
-    /// Publishes a sample read at `now`; returns its estimated instant.
-    /// `number`, when given, is which sample it is (an undecided read,
-    /// decided). `late`: the read found more than one sample waiting (in
-    /// the FIFO), which the phase lock counts as it counts an overrun.
+    /// Publishes a sample read at `now` (its transaction done by `after`,
+    /// when known); returns its estimated instant. `number`, when given, is
+    /// which sample it is (an undecided read, decided). `late`: the read
+    /// found more than one sample waiting (in the FIFO), which the phase
+    /// lock counts as it counts an overrun.
     @discardableResult
-    func publish(_ reading: Reading, at now: UInt64, as number: UInt64? = nil, late: Bool = false) -> Double {
+    func publish(_ reading: Reading, at now: UInt64, through after: UInt64? = nil, as number: UInt64? = nil, late: Bool = false) -> Double {
+        let done = after ?? now
         let overrun = reading.status.contains(.overrun)
         if overrun { publisher.counters.overruns += 1 }
         timing.phase.recordRead(late: overrun || late)
@@ -289,18 +291,21 @@ public final class Sampler: @unchecked Sendable {
         if number == nil && (overrun || track.resynchronise || timing.dataReady.isPacing) {
             let minimum = Int64(seq) + (overrun ? 1 : 0)
             if timing.phase.fit.isUsable {
-                current = UInt64(max(minimum, timing.phase.fit.newest(at: Double(now))))
+                current = UInt64(max(minimum, timing.phase.fit.newest(at: (Double(now) + Double(done)) / 2)))
             } else if let last = track.lastInstant {
-                let elapsed = Int64((max(Double(now) - last, 0) / period + 0.05).rounded(.down))
+                let middle = (Double(now) + Double(done)) / 2
+                let elapsed = Int64((max(middle - last, 0) / period + 0.05).rounded(.down))
                 current = UInt64(max(minimum, Int64(seq) - 1 + elapsed))
             }
         }
         track.resynchronise = false
 
-        let window = Double(now) - Double(track.lastPoll)
+        // From the empty read's start to the end of this one's transaction:
+        // a thread preempted before the transaction widens it.
+        let window = Double(done) - Double(track.lastPoll)
         var instant: Double
         if number != nil {
-            instant = min(timing.phase.fit.instant(of: current), Double(now))
+            instant = min(timing.phase.fit.instant(of: current), Double(done))
         } else if track.pollWasEmpty && window < 0.5 * period {
             // Bracketed between an empty read and this one: a measurement.
             instant = Double(track.lastPoll) + window / 2
@@ -311,7 +316,7 @@ public final class Sampler: @unchecked Sendable {
         } else {
             instant = track.lastInstant.map { $0 + Double(current - seq + 1) * period } ?? Double(now)
         }
-        if number == nil { instant = min(max(instant, Double(track.lastPoll) + 1), Double(now)) }
+        if number == nil { instant = min(max(instant, Double(track.lastPoll) + 1), Double(done)) }
 
         let missing = current - seq
         if timing.phase.isLost && !timing.dataReady.isPacing {

@@ -11,10 +11,9 @@ struct TimerPacing {
     /// The chip's phase as the reads find it (probes, then the fitted line).
     var phase: PhaseLock
     var dataReady = DataReadyGuard()
-    /// A read after a gap that came within the fit's error of the instant of
-    /// sample `earlier + 1`: it holds that one or the one before. The next
-    /// read, a quarter period after that instant, decides (`decide`).
-    var undecided: (reading: Reading, at: UInt64, earlier: UInt64)?
+    /// A read after a gap that may hold one of several samples: the next
+    /// read decides (`settle`).
+    var undecided: Undecided?
     /// When re-acquiring the phase was last logged (at most once a minute).
     var lastReacquisitionLog: UInt64 = 0
 

@@ -125,6 +125,10 @@ public struct SamplerCounters: Sendable, Equatable {
     /// Times reads kept finding samples overwritten and the sampler
     /// acquired the chip's phase again.
     public var reacquisitions = 0
+    /// Reads after a gap that the reads around them could not place (the
+    /// sampler's thread preempted for periods, twice running): numbered
+    /// by the middle of the samples they can hold, within the gap.
+    public var guessedNumbers = 0
     /// Times acceld handed the watching to the chip's wake-up unit and
     /// stopped reading ([power] wake-on-motion), and times it took it back.
     public var sleeps = 0
@@ -136,6 +140,7 @@ public struct SamplerCounters: Sendable, Equatable {
         ("published", \.published), ("emptyReads", \.emptyReads), ("overruns", \.overruns), ("lost", \.lost),
         ("busErrors", \.busErrors), ("recoveries", \.recoveries), ("reconfigurations", \.reconfigurations),
         ("wakes", \.wakes), ("impossibleReady", \.impossibleReady), ("reacquisitions", \.reacquisitions),
+        ("guessedNumbers", \.guessedNumbers),
         ("sleeps", \.sleeps), ("wakeUps", \.wakeUps),
     ] }
 }

@@ -73,7 +73,11 @@ final class SamplerRig {
                 action?()
                 pending = nil
             }
-            time.sleep(nanoseconds: max(sampler.queue.sync { sampler.step() }, 1000) + lateness())
+            // As SamplerTimer: the delay counts from the step's start, so a
+            // step that took long (a preempted read) wakes sooner after it.
+            let start = time.nanoseconds
+            let wake = start + max(sampler.queue.sync { sampler.step() }, 1000) + lateness()
+            time.sleep(nanoseconds: max(wake, time.nanoseconds + 1000) - time.nanoseconds)
             steps += 1
         }
     }

@@ -174,6 +174,7 @@ class Counters:
     wakes: int = _field(_int, default=0)
     impossible_ready: int = _field(_int, "impossibleReady", 0)
     reacquisitions: int = _field(_int, "reacquisitions", 0)
+    guessed_numbers: int = _field(_int, "guessedNumbers", 0)
     sleeps: int = _field(_int, default=0)
     wake_ups: int = _field(_int, "wakeUps", 0)
 

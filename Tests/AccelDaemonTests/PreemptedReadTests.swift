@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+@testable import AccelDaemon
+import AccelCore
+import AccelDriver
+import AccelParts
+import Testing
+import TestSupport
+
+/// A starved host can take the sampler's thread away anywhere in a read:
+/// after it noted the time and before the transaction, or after the
+/// transaction and before it noted the time again. The chip's clock runs
+/// on meanwhile. A bus that, now and then from the second second on (the
+/// phase locked), lets the clock run on around the sampling burst as such
+/// a preemption would.
+final class PreemptingBus: RegisterBus {
+    let inner: ChipModel
+    /// Set once the rig exists.
+    var time: VirtualTime?
+    /// A fixed pseudo-random sequence, so that every run is the same.
+    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    private(set) var preemptions = 0
+
+    init(_ inner: ChipModel) { self.inner = inner }
+
+    var location: String { inner.location }
+    var maximumReadLength: Int { inner.maximumReadLength }
+    func readRegister(_ subAddress: UInt8) throws -> UInt8 { try inner.readRegister(subAddress) }
+    func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws { try inner.writeRegister(subAddress, value) }
+    func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        guard let time, time.nanoseconds > 1_000_000_000 else { return try inner.readBlock(from: subAddress, into: buffer) }
+        let (before, after) = nextPreemption()
+        time.sleep(nanoseconds: before)
+        try inner.readBlock(from: subAddress, into: buffer)
+        time.sleep(nanoseconds: after)
+    }
+
+    /// One read in 200 is preempted, for 0.1 to 12 periods, before its
+    /// transaction (2 in 5), after it (2 in 5) or on both sides.
+    private func nextPreemption() -> (UInt64, UInt64) {
+        guard random() % 200 == 0 else { return (0, 0) }
+        preemptions += 1
+        let side = random() % 5
+        let length = UInt64(Double(inner.periodNanoseconds) * (0.1 + Double(random() % 1000) / 1000 * 11.9))
+        switch side {
+        case 0: return (length / 2, length / 2)
+        case 1, 2: return (length, 0)
+        default: return (0, length)
+        }
+    }
+
+    private func random() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state >> 33
+    }
+}
+
+@Suite("Sampler reads preempted")
+struct PreemptedReadTests {
+    @Test("reads preempted before or after the transaction: every sample the chip made is published or counted lost, the stamps span what the numbers do, and a frame carries another sample's number only where the sampler says it guessed, within its gap",
+          arguments: [-0.03, 0.01, 0.05], [100, 400])
+    func preemptedReads(rateError: Double, rate: Int) throws {
+        let motion = CountingMotion(period: 1 / (Double(rate) * (1 + rateError)))
+        var bus: PreemptingBus?
+        let rig = try SamplerRig(rate: rate, rateError: rateError, motion: motion) { model in
+            bus = PreemptingBus(model)
+            return bus!
+        }
+        bus!.time = rig.time
+        rig.run(seconds: 30)
+        #expect(bus!.preemptions > 10)
+        #expect(rig.gaps == rig.lost, "gaps \(rig.gaps), the chip lost \(rig.lost)")
+        let period = Double(rig.model.periodNanoseconds) / 1e9
+        let frames = rig.frames
+        let span = (frames.last!.t - frames.first!.t) / period, numbered = Double(frames.last!.seq - frames.first!.seq)
+        #expect(abs(span - numbered) < 0.5, "the stamps span \(span) periods, the numbers \(numbered)")
+
+        // The chip's own count, by the motion: the offset every frame
+        // shares with its number, and the frames that do not share it.
+        let offsets = frames.map { (motion.index(of: $0) - Int($0.seq % 64) + 64) % 64 }
+        var tally: [Int: Int] = [:]
+        for offset in offsets { tally[offset, default: 0] += 1 }
+        let shared = tally.max { $0.value < $1.value }!.key
+        var misplaced = 0
+        for i in frames.indices where offsets[i] != shared {
+            misplaced += 1
+            var shift = offsets[i] - shared
+            if shift > 32 { shift -= 64 } else if shift < -32 { shift += 64 }
+            let truth = Int(frames[i].seq) + shift
+            let within = i > 0 && i < frames.count - 1 && Int(frames[i - 1].seq) < truth && truth < Int(frames[i + 1].seq)
+            #expect(within, "frame \(frames[i].seq) holds sample \(truth), outside its gap")
+        }
+        #expect(misplaced <= rig.sampler.counters.guessedNumbers,
+                "\(misplaced) frames carry another sample's number; the sampler guessed \(rig.sampler.counters.guessedNumbers)")
+    }
+}
