@@ -17,22 +17,47 @@ struct PhaseFit {
     private var meanSeq = 0.0
     private var sxx = 0.0
 
-    init(nominalPeriod: Double) { slope = nominalPeriod }
+    /// The period the slope leans on until the points say better: the
+    /// nominal one, or the one measured before the phase was lost.
+    private(set) var expectedPeriod: Double
 
-    var isUsable: Bool { points.count >= 2 }
+    init(nominalPeriod: Double) { (slope, expectedPeriod) = (nominalPeriod, nominalPeriod) }
+
+    /// The expected period's weight, as Σ (seq − mean)² of the points: the
+    /// points' error (a tenth of a period) over the spread of parts'
+    /// clocks (5 %), squared.
+    static let priorWeight = 4.0
+
+    /// The line before a reset that kept it, still in use until two new
+    /// points make their own.
+    private var keptLine = false
+
+    var isUsable: Bool { points.count >= 2 || keptLine }
     var count: Int { points.count }
 
-    mutating func reset(nominalPeriod: Double) {
+    /// Forgets the points. `keepingLine`: the line goes on numbering and
+    /// timing samples until new points replace it (its slope is then the
+    /// expected period).
+    mutating func reset(expectedPeriod: Double, keepingLine: Bool = false) {
         points.removeAll()
-        slope = nominalPeriod
+        keptLine = keepingLine
+        self.expectedPeriod = expectedPeriod
+        if !keepingLine { slope = expectedPeriod }
     }
 
     mutating func add(seq: UInt64, t: Double, nominalPeriod: Double) {
         points.append((Double(seq), t))
         if points.count > capacity { points.removeFirst() }
         guard let line = LeastSquaresLine(points, x: { $0.seq }, y: { $0.t }) else { return }
+        keptLine = false
         let n = Double(points.count)
-        slope = min(max(line.slope, nominalPeriod * 0.85), nominalPeriod * 1.15)
+        // The slope leans on the expected period until the points span
+        // enough periods to say better: each point is good to about a tenth
+        // of a period, a part's clock to a few per cent, so two points one
+        // period apart say nothing (extrapolated 30 periods, such a slope
+        // numbered reads 10 samples behind the chip on a starved host).
+        let fitted = (line.slope * line.sxx + expectedPeriod * Self.priorWeight) / (line.sxx + Self.priorWeight)
+        slope = min(max(fitted, nominalPeriod * 0.85), nominalPeriod * 1.15)
         intercept = line.meanY - slope * line.meanX
         (meanSeq, sxx) = (line.meanX, line.sxx)
         let squares = points.reduce(0) { sum, p in

@@ -124,16 +124,20 @@ struct SamplerPartsTests {
         #expect(worst < 0.1 * truePeriod, "every sample read within a tenth of a period: worst \(worst / 1e6) ms")
     }
 
-    @Test("phase lock: four late reads among the last 32 (from the 64th on) mean the lock is lost; acquiring again forgets the fit")
-    func phaseLockLost() {
+    @Test("phase lock: four late reads among the last 32 (from the 64th on) mean the lock is lost; acquiring again forgets a fit railed at the clamp, and keeps a plausible one's line until new points replace it",
+          arguments: [(11_500_000.0, false), (10_300_000.0, true)])
+    func phaseLockLost(measuredPeriod: Double, kept: Bool) {
         var lock = PhaseLock(rate: 100)
-        for n in UInt64(0)..<8 { lock.measured(seq: n, at: Double(n) * 11_000_000) }
+        for n in UInt64(0)..<40 { lock.measured(seq: n, at: Double(n) * measuredPeriod) }
         for n in 0..<64 { lock.recordRead(late: n % 2 == 0) }
         #expect(!lock.isLost, "acquiring overruns a little by itself")
         for n in 0..<32 { lock.recordRead(late: n % 10 == 0) }
         #expect(lock.isLost && lock.lateReads == 4)
         lock.acquire()
-        #expect(!lock.isLost && lock.fit.count == 0 && lock.period == 10_000_000)
+        #expect(!lock.isLost && lock.fit.count == 0)
+        #expect(lock.fit.isUsable == kept)
+        #expect(abs(lock.period - (kept ? measuredPeriod : 10_000_000)) < 1_000, "period \(lock.period)")
+        if kept { #expect(lock.fit.newest(at: 50.5 * measuredPeriod, lead: 0) == 50) }
     }
 
     // MARK: FIFOReader

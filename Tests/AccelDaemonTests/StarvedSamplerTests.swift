@@ -93,3 +93,42 @@ struct PreemptedReadTests {
                 "\(misplaced) frames carry another sample's number; the sampler guessed \(rig.sampler.counters.guessedNumbers)")
     }
 }
+
+@Suite("Sampler starved for a while")
+struct StarvedSamplerTests {
+    /// Every wake 1 to 2.2 periods late from `from` to 1 s: every read
+    /// overruns, none comes up empty, so the phase cannot be measured.
+    func starve(rate: Int, rateError: Double, from: Double) throws -> (gaps: Int, lost: Int, drift: Double) {
+        let rig = try SamplerRig(rate: rate, rateError: rateError)
+        var wakes = 0
+        let period = 1e9 / Double(rate)
+        rig.lateness = {
+            wakes += 1
+            let starved = rig.time.nanoseconds >= UInt64(from * 1e9) && rig.time.nanoseconds < 1_000_000_000
+            return starved ? UInt64(period * (1 + Double(wakes % 7) * 0.2)) : 0
+        }
+        rig.run(seconds: 3)
+        // The stamps from the first frame after the phase was acquired
+        // (the very first may be stamped when it was read).
+        let frames = rig.frames.drop { $0.t < 0.25 }, chipPeriod = Double(rig.model.periodNanoseconds) / 1e9
+        let span = (frames.last!.t - frames.first!.t) / chipPeriod
+        return (rig.gaps, rig.lost, span - Double(frames.last!.seq - frames.first!.seq))
+    }
+
+    @Test("starved after the phase is locked: the chip's period as measured numbers the reads, and every sample is published or counted lost",
+          arguments: [-0.05, -0.03, 0.01, 0.05], [100, 400])
+    func afterLock(rateError: Double, rate: Int) throws {
+        let result = try starve(rate: rate, rateError: rateError, from: 0.3)
+        #expect(abs(result.gaps - result.lost) <= 1, "gaps \(result.gaps), the chip lost \(result.lost)")
+        #expect(abs(result.drift) < 1.5, "the stamps run \(result.drift) periods from the numbers")
+    }
+
+    @Test("starved from the start, before any period is measured: the numbers stray from the chip's count no more than its clock's error over the time starved",
+          arguments: [-0.05, 0.01, 0.05], [100, 400])
+    func fromStart(rateError: Double, rate: Int) throws {
+        let result = try starve(rate: rate, rateError: rateError, from: 0)
+        let bound = abs(rateError) * Double(rate) + 2
+        #expect(Double(abs(result.gaps - result.lost)) <= bound, "gaps \(result.gaps), the chip lost \(result.lost)")
+        #expect(abs(result.drift) <= bound, "the stamps run \(result.drift) periods from the numbers")
+    }
+}
