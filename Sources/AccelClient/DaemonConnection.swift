@@ -48,7 +48,9 @@ public enum ClientError: Error, CustomStringConvertible, Equatable, Sendable {
         case .permission: 77               // EX_NOPERM
         case .incompatible: 76             // EX_PROTOCOL
         case .disconnected: 74             // EX_IOERR
-        case .refusedRequest(let code, _): code == "not-permitted" ? 77 : 65
+        case .refusedRequest(let code, _):
+            // Not now (the machine runs, another learn is under way): EX_TEMPFAIL.
+            code == "not-permitted" ? 77 : ["machine-running", "busy"].contains(code) ? 75 : 65
         case .noGyroscope: 69              // EX_UNAVAILABLE
         }
     }
@@ -281,7 +283,7 @@ extension Request {
         switch (self, message) {
         case (.watch, .watch), (.unwatch, .watch), (.poll, .poll), (.status, .status), (.zero, .zero),
              (.selftest, .selftest), (.calibrateFlat, .calibration), (.calibrateSet, .calibration),
-             (.calibrateReset, .calibration), (.configure, .configured):
+             (.calibrateReset, .calibration), (.configure, .configured), (.learn, .learned):
             true
         case (.device, .device(let device)): device.event == nil
         case (.configure, .device(let device)): device.event == "configured"

@@ -51,7 +51,11 @@ extension Configuration {
                 do { config.vibration.velocityBand = try Self.band(parsing: text) } catch { return "\(error)" }
                 return nil
             }, get: { "\($0.vibration.velocityBand.lowerBound)-\($0.vibration.velocityBand.upperBound)" }),
-            .number("vibration", "idle-threshold", \.vibration.state.idle, 0.0001...10, unit: "g", "vector RMS above which the machine is at least idle"),
+            ConfigKey(section: "vibration", name: "idle-threshold", help: "vector RMS (g) above which the machine is at least idle; learn: learned from the machine at rest when acceld starts", set: { config, text in
+                guard text != "learn" else { config.vibration.state.learnAtStart = true; return nil }
+                config.vibration.state.learnAtStart = false
+                return ConfigKey.number("vibration", "idle-threshold", \.vibration.state.idle, 0.0001...10, unit: "g", "").set(&config, text)
+            }, get: { $0.vibration.state.learnAtStart ? "learn" : String($0.vibration.state.idle) }),
             .number("vibration", "running-threshold", \.vibration.state.running, 0.0001...10, unit: "g", "vector RMS above which it runs"),
             .number("vibration", "state-hysteresis", \.vibration.state.hysteresis, 0...0.9, unit: "of the threshold", "how far below its threshold a state is left"),
             .integer("vibration", "state-hold", \.vibration.state.hold, within: 1...100, "half-seconds a new state must hold"),

@@ -144,6 +144,7 @@ public final class Daemon: @unchecked Sendable {
             for fault in options.faults { fault.schedule(on: model, queue: sampler.queue) }
         }
         if let trace { announceTraceEnds(trace, on: sampler) }
+        if configuration.vibration.state.learnAtStart { learnOffLevelAtStart(hub, rate: Double(device.rate)) }
         repeatOnControlQueue(every: 1_000_000_000) { hub.tick() }
         if let interval = notifier.watchdogInterval {
             // Pinged only when the sampler's queue answers and its last step
@@ -157,6 +158,15 @@ public final class Daemon: @unchecked Sendable {
     }
 
     var serverDescription = ""
+
+    /// `[vibration] idle-threshold = learn`: the first minute at rest gives
+    /// the idle threshold (the service logs it, and waits while the machine runs).
+    private func learnOffLevelAtStart(_ hub: Hub, rate: Double) {
+        logger.info("learning the machine's off level over the first minute at rest ([vibration] idle-threshold = learn)")
+        hub.vibration.learn(seconds: 60, rate: rate, atStart: true) { [logger] result in
+            if case .failure(let error) = result { logger.warning("the machine's off level was not learned: \(error.message)") }
+        }
+    }
 
     private func repeatOnControlQueue(every nanoseconds: UInt64, _ work: @escaping () -> Void) {
         let timer = DispatchSource.makeTimerSource(queue: hub.control)

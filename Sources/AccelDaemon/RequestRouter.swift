@@ -69,6 +69,19 @@ final class RequestRouter: @unchecked Sendable {
             apply(.identity, for: session)
         case .calibrateFlat(let seconds):
             calibrateFlat(seconds: seconds, for: session)
+        case .learn(let seconds):
+            let control = hub.control
+            hub.vibration.learn(seconds: seconds, rate: Double(hub.device.rate)) { result in
+                control.async {
+                    switch result {
+                    case .success(let level):
+                        session.reply(.learned(LearnedMessage(offLevel: level.offLevel, blocks: level.blocks,
+                                                              idle: level.settings.idle, running: level.settings.running)))
+                    case .failure(let error):
+                        session.reply(.error(error))
+                    }
+                }
+            }
         }
     }
 

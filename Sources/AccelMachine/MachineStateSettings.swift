@@ -32,4 +32,24 @@ public struct MachineStateSettings: Sendable, Equatable {
         self.hysteresis = hysteresis
         self.hold = hold
     }
+
+    /// `[vibration] idle-threshold = learn`: the idle threshold is learned
+    /// from the machine at rest when acceld starts (these values until then).
+    public var learnAtStart = false
+
+    /// How far above the off level (the quietest blocks' 95th percentile)
+    /// the machine must be to leave off, and so, with the hysteresis, how
+    /// far below idle's exit the machine at rest stays.
+    public static let learnedMargin = 1.5
+
+    /// These settings with the idle threshold learned from `offLevel` (g):
+    /// the machine at rest stays `learnedMargin` below idle's exit; running
+    /// stays where it was unless that is not above twice the new idle.
+    public func learned(offLevel: Double) -> MachineStateSettings {
+        var settings = self
+        settings.idle = offLevel * Self.learnedMargin / (1 - hysteresis)
+        settings.running = max(running, 2 * settings.idle)
+        settings.learnAtStart = false
+        return settings
+    }
 }

@@ -216,6 +216,7 @@ public enum Message: Sendable, Equatable {
     case device(DeviceInfo)
     case status(StatusReport)
     case calibration(CalibrationReply)
+    case learned(LearnedMessage)
     case selftest(SelfTestReply)
     /// The reference attitude now in effect for this client, degrees.
     case zero(pitch: Double, roll: Double)
@@ -241,6 +242,7 @@ public enum Message: Sendable, Equatable {
         case .device: "device"
         case .status: "status"
         case .calibration: "calibration"
+        case .learned: "learned"
         case .selftest: "selftest"
         case .zero: "zero"
         case .poll: "poll"
@@ -253,7 +255,7 @@ public enum Message: Sendable, Equatable {
     }
 
     /// Every class this version reads and writes.
-    public static let classNames = ["hello", "watch", "frame", "device", "status", "calibration", "selftest", "zero",
+    public static let classNames = ["hello", "watch", "frame", "device", "status", "calibration", "learned", "selftest", "zero",
                                     "poll", "configured", "dropped", "goodbye", "error", "vibration", "machine"] + MotionEvent.classNames
 
     /// The message as one line of bytes, without the newline.
@@ -288,6 +290,7 @@ public enum Message: Sendable, Equatable {
             line.add("offset", reply.calibration.offset, decimals: 4)
             line.add("scale", reply.calibration.scale, decimals: 4)
             line.add("file", reply.file)
+        case .learned(let message): message.encode(&line)
         case .selftest(let report):
             line.add("passed", report.passed)
             line.add("range", report.range)
@@ -383,6 +386,8 @@ public enum Message: Sendable, Equatable {
         case "calibration":
             self = .calibration(CalibrationReply(calibration: Calibration(offset: try f.vector("offset"), scale: try f.vector("scale")),
                                                  file: try f.string("file")))
+        case "learned":
+            self = .learned(try LearnedMessage(f))
         case "selftest":
             let gyroscope = try f.optional("gyroscope", "an object", \.object).map { object throws(MessageError) in
                 let g = MessageFields(object: object, className: f.className)

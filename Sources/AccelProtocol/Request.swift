@@ -60,6 +60,9 @@ public enum Request: Sendable, Equatable {
     case zero(reset: Bool)
     /// Privileged: the datasheet self-test.
     case selftest
+    /// Privileged: learn the machine's level at rest over `seconds`, and
+    /// the idle threshold from it (docs/VIBRATION.md).
+    case learn(seconds: Double)
 
     public var className: String {
         switch self {
@@ -72,19 +75,20 @@ public enum Request: Sendable, Equatable {
         case .calibrateFlat, .calibrateSet, .calibrateReset: "calibrate"
         case .zero: "zero"
         case .selftest: "selftest"
+        case .learn: "learn"
         }
     }
 
     /// True for requests that change the device: checked against SO_PEERCRED.
     public var isPrivileged: Bool {
         switch self {
-        case .configure, .calibrateFlat, .calibrateSet, .calibrateReset, .selftest: true
+        case .configure, .calibrateFlat, .calibrateSet, .calibrateReset, .selftest, .learn: true
         default: false
         }
     }
 
     public static let classNames = ["watch", "subscribe", "unwatch", "unsubscribe", "poll", "status", "device",
-                                    "configure", "calibrate", "zero", "selftest"]
+                                    "configure", "calibrate", "zero", "selftest", "learn"]
 }
 
 extension Request {
@@ -119,6 +123,8 @@ extension Request {
             line.add("reset", true)
         case .zero(let reset):
             if reset { line.add("reset", true) }
+        case .learn(let seconds):
+            line.add("seconds", number: seconds)
         }
         return line.line
     }
@@ -223,6 +229,7 @@ extension Request {
             }
         case "zero": self = .zero(reset: try reader.bool("reset") ?? false)
         case "selftest": self = .selftest
+        case "learn": self = .learn(seconds: try reader.number("seconds", within: 2...600) ?? 60)
         default:
             throw ProtocolError("unknown-class", "unknown request class \"\(name)\"; known classes: \(Request.classNames.joined(separator: ", "))", request: name)
         }

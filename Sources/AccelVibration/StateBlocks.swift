@@ -15,31 +15,20 @@ struct StateBlocks {
     /// counts: the hold is the same time as before, in blocks.
     static let holdUnit = 0.5
 
-    let size: Int
+    private var blocks: BlockRMS
     private(set) var tracker: MachineStateTracker
-    private var count = 0
-    private var start = 0.0
-    private var sums = Vector3.zero, squares = Vector3.zero
     /// Changes not yet carried by a report.
     private(set) var transitions: [MachineTransition] = []
 
     init(settings: MachineStateSettings, rate: Double) {
-        size = max(1, Int((Self.duration * rate).rounded()))
-        let blocks = Int((Double(max(1, settings.hold)) * Self.holdUnit / Self.duration).rounded())
-        tracker = MachineStateTracker(settings: settings, hold: blocks)
+        blocks = BlockRMS(size: Int((Self.duration * rate).rounded()))
+        let hold = Int((Double(max(1, settings.hold)) * Self.holdUnit / Self.duration).rounded())
+        tracker = MachineStateTracker(settings: settings, hold: hold)
     }
 
     mutating func append(_ g: Vector3, at time: Double) {
-        if count == 0 { start = time }
-        sums = sums + g
-        squares = squares + Vector3(g.x * g.x, g.y * g.y, g.z * g.z)
-        count += 1
-        guard count == size else { return }
-        let n = Double(count)
-        let variance = (squares.x + squares.y + squares.z) / n
-            - (sums.x * sums.x + sums.y * sums.y + sums.z * sums.z) / (n * n)
-        if let transition = tracker.update(rms: max(0, variance).squareRoot(), time: start) { transitions.append(transition) }
-        reset()
+        guard let block = blocks.append(g, at: time) else { return }
+        if let transition = tracker.update(rms: block.rms, time: block.start) { transitions.append(transition) }
     }
 
     /// The changes since the last call.
@@ -49,9 +38,5 @@ struct StateBlocks {
     }
 
     /// Starts the block again (after a gap); the state stays.
-    mutating func reset() {
-        count = 0
-        sums = .zero
-        squares = .zero
-    }
+    mutating func reset() { blocks.reset() }
 }

@@ -82,6 +82,9 @@ public final class VibrationAnalyzer {
         for buffer in [\VibrationAnalyzer.x, \.y, \.z, \.times] { self[keyPath: buffer].reserveCapacity(count) }
     }
 
+    /// The machine's state as the blocks so far judge it.
+    public var machineState: MachineState { stateBlocks.tracker.state }
+
     /// Adds a sample (g) taken at `time`; the report of the window it
     /// completes, if it completes one.
     public func append(_ g: Vector3, at time: Double) -> VibrationReport? {

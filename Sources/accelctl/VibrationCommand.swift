@@ -55,10 +55,14 @@ struct VibrationCommand: ParsableCommand {
     @Option(help: "Stop after this many seconds.")
     var seconds: Double?
 
+    @Option(help: ArgumentHelp("Instead of the view: learn the machine's off level over this many seconds (2 to 600; the machine must be off all the while; privileged), print it with the idle and running thresholds acceld now judges the machine's state by, and the [vibration] lines that keep them.", valueName: "s"))
+    var learn: Double?
+
     func validate() throws {
         guard (0.05...60).contains(window) else { throw ValidationError("--window \(window): give 0.05 to 60 s") }
         guard (0...0.9).contains(overlap) else { throw ValidationError("--overlap \(overlap): give a fraction from 0 to 0.9") }
         guard (0...VibrationWatch.maximumBins).contains(bins) else { throw ValidationError("--bins \(bins): give 0 to \(VibrationWatch.maximumBins)") }
+        if let learn, !(2...600).contains(learn) { throw ValidationError("--learn \(learn): give 2 to 600 s (a minute is a good span)") }
         if let machineClass, MachineClass.named(machineClass) == nil {
             throw ValidationError("--class \(machineClass): choose one of \(MachineClass.all.map(\.name).joined(separator: ", "))")
         }
@@ -70,6 +74,7 @@ struct VibrationCommand: ParsableCommand {
         guard hello.protocolVersion >= Self.vibrationProtocol else {
             fail(ToolError.daemonTooOld("acceld \(hello.version) at \(client.path) speaks protocol \(hello.protocolVersion), which has no vibration stream (it came with protocol \(Self.vibrationProtocol)): upgrade acceld (sudo apt install --only-upgrade acceld) and restart it"))
         }
+        if let learn { return learnOffLevel(client, seconds: learn) }
         let windows = VibrationWatch(window: window, overlap: overlap, spectrumBins: bins)
         // A window the part's rate cannot give is refused here, with acceld's words (exit 65).
         _ = guarded { try client.request(.watch(streams: [.vibration, .machine], rate: nil, fields: .acc, latency: nil, vibration: windows)) }
@@ -148,5 +153,17 @@ struct VibrationCommand: ParsableCommand {
             if let deadline, MonotonicTime.now() >= deadline { break }
             if terminal.quitRequested(waitingMilliseconds: 50) { break }
         }
+    }
+}
+
+extension VibrationCommand {
+    /// `--learn`: acceld's `learn`, said as a person reads it; a refusal
+    /// (the machine ran, not permitted) exits with its code.
+    func learnOffLevel(_ client: DaemonConnection, seconds: Double) {
+        printError("accelctl: learning the machine's off level for \(fixed(seconds, 0)) s: keep it off")
+        guard case .learned(let learned) = guarded({ try client.request(.learn(seconds: seconds), timeout: seconds + 10) }) else { return }
+        print("off level \(fixed(learned.offLevel * 1000, 2)) mg over \(learned.blocks) quarter-second blocks")
+        print("idle above \(fixed(learned.idle * 1000, 1)) mg, running above \(fixed(learned.running * 1000, 1)) mg, until acceld reloads; to keep them, in acceld.conf:")
+        print(learned.configLines)
     }
 }

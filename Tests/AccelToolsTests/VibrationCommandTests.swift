@@ -62,6 +62,25 @@ struct VibrationCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
+    @Test("--learn at rest: the off level, the thresholds, and the [vibration] lines that keep them")
+    func learnAtRest() throws {
+        let daemon = try SocketDaemon(simulate: "rest", part: "LSM6DSO", rate: 1660, range: 16)
+        defer { daemon.stop() }
+        let result = try accelctl(["vibration", "--socket", daemon.socketPath, "--learn", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("mg over 8 quarter-second blocks"), "\(result.stdout)")
+        #expect(result.stdout.contains("[vibration]\nidle-threshold = 0.0") && result.stdout.contains("running-threshold = 0.1000"), "\(result.stdout)")
+    }
+
+    @Test("--learn while the machine starts: acceld's words, exit 75 (try again when it is off)")
+    func learnWhileRunning() throws {
+        let daemon = try Self.machine()
+        defer { daemon.stop() }
+        let result = try accelctl(["vibration", "--socket", daemon.socketPath, "--learn", "30"])
+        #expect(result.status == 75, "\(result.stdout)")
+        #expect(result.stderr.contains("acceld refused (machine-running)") && result.stderr.contains("while"), "\(result.stderr)")
+    }
+
     @Test("without a daemon: exit 69 and how to start it")
     func noDaemon() throws {
         let result = try accelctl(["vibration", "--socket", "/nonexistent/acceld.sock"])

@@ -20,18 +20,20 @@ import Synchronization
 /// each under its lock.)
 final class VibrationService: @unchecked Sendable {
     let queue = DispatchQueue(label: "acceld.vibration")
-    /// Whether anyone watches: the sampler's thread skips the copy when not.
-    private let watched = Mutex(false)
+    /// Whether anyone watches, or the off level is being learned: the
+    /// sampler's thread skips the copy when neither.
+    let watched = Mutex((clients: false, learning: false))
 
-    private struct Group {
+    struct Group {
         let watch: VibrationWatch
         let analyzer: VibrationAnalyzer
         var clients: [Subscriber]
     }
-    private var groups: [Group] = []
+    var groups: [Group] = []
     private var machineWatchers: [Subscriber] = []
-    /// The configuration's `[vibration]`: what the machine is.
-    private var configured: VibrationSettings
+    /// The configuration's `[vibration]`: what the machine is (with the
+    /// idle threshold learned, once it is).
+    var configured: VibrationSettings
     /// What the analyzers run with: the configuration's, at the chip's rate and range.
     private var settings: VibrationSettings
     /// The chip's rate and range, and the rate the analyzers were made for.
@@ -44,11 +46,13 @@ final class VibrationService: @unchecked Sendable {
     /// message, and the first in the log (a link that loses samples often
     /// would fill it otherwise).
     private var restarts = 0
-    private let logger = Logger(label: "acceld.vibration")
+    let logger = Logger(label: "acceld.vibration")
+    /// The off level being learned (VibrationService+Learning).
+    var learning: Learning?
 
     /// The configuration's `[vibration]` for the control side, which checks
     /// a client's windows against it without waiting for this queue.
-    private let checkedAgainst: Mutex<VibrationSettings>
+    let checkedAgainst: Mutex<VibrationSettings>
 
     init(configured: VibrationSettings) {
         self.configured = configured
@@ -68,11 +72,12 @@ final class VibrationService: @unchecked Sendable {
     /// The clients from now on, at the chip's `rate` with its `range` (control side).
     func update(_ subscribers: [Subscriber], rate: Double, range: Int) {
         let watching = subscribers.filter { $0.streams.contains(.vibration) || $0.streams.contains(.machine) }
-        watched.withLock { $0 = !watching.isEmpty }
+        watched.withLock { $0.clients = !watching.isEmpty }
         queue.async { [self] in
             self.subscribers = watching
             chip = (rate, range)
             rebuild()
+            if let learning, learning.rate != rate { finishLearning(.failure(Self.rateChanged(from: learning.rate, to: rate))) }
         }
     }
 
@@ -91,7 +96,7 @@ final class VibrationService: @unchecked Sendable {
     var base: VibrationSettings { checkedAgainst.withLock { $0 } }
 
     /// One analyzer per set of windows wanted, kept where they still are.
-    private func rebuild() {
+    func rebuild() {
         let rate = chip.rate
         var base = configured
         base.fullScale = Double(chip.range)
@@ -125,7 +130,7 @@ final class VibrationService: @unchecked Sendable {
     /// Frames from the sampler's thread: their numbers, times and
     /// accelerations, handed to the queue.
     func feed(_ deliveries: some Collection<Delivery>) {
-        guard watched.withLock({ $0 }) else { return }
+        guard watched.withLock({ $0.clients || $0.learning }) else { return }
         let samples = deliveries.map { ($0.frame.seq, $0.frame.t, $0.frame.acceleration) }
         queue.async { [self] in analyse(samples) }
     }
@@ -134,12 +139,14 @@ final class VibrationService: @unchecked Sendable {
         for sample in samples {
             if let expected = nextSeq, sample.seq != expected {
                 for group in groups { group.analyzer.reset() }
+                learning?.learner.reset()
                 restarts += 1
                 if restarts == 1 {
                     logger.notice("vibration windows and averages started again: samples \(expected) to \(sample.seq &- 1) were lost (every message counts the restarts in \"restarts\")")
                 }
             }
             nextSeq = sample.seq &+ 1
+            if learning != nil { learn(from: sample.acceleration, at: sample.t) }
             for group in groups {
                 guard let report = group.analyzer.append(sample.acceleration, at: sample.t) else { continue }
                 deliver(report, from: group, endingAt: sample.seq)

@@ -17,8 +17,8 @@ from .client import DEFAULT_SOCKET, EVENT_STREAMS, STREAMS, Motion, Updates, con
 from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, DeviceError, NewerProtocolWarning, NoGyroscope,
                      NotPermitted, PermissionDenied, ProtocolError, RequestError)
 from .messages import (PROTOCOL_VERSION, Attitude, Calibration, Configured, Counters, Device, Disconnected, Dropped,
-                       Error, Frame, FreeFall, Gap, Goodbye, GyroscopeSelfTest, Hello, Message, Movement, Orientation,
-                       Poll, Reconnected, SelfTest, SelfTestAxis, Shake, Status, Tap, Unknown, Vector,
+                       Error, Frame, FreeFall, Gap, Goodbye, GyroscopeSelfTest, Hello, Learned, Message, Movement,
+                       Orientation, Poll, Reconnected, SelfTest, SelfTestAxis, Shake, Status, Tap, Unknown, Vector,
                        Watch, Zero, parse, AxisVibration, Bins, Machine, Vibration)
 
 __version__ = "0.2.0"
@@ -28,7 +28,7 @@ __all__ = [
     "AcceldError", "ConnectionLost", "DaemonNotRunning", "DeviceError", "NewerProtocolWarning", "NoGyroscope", "NotPermitted",
     "PermissionDenied", "ProtocolError", "RequestError",
     "PROTOCOL_VERSION", "Attitude", "Calibration", "Configured", "Counters", "Device", "Disconnected", "Dropped", "Error",
-    "Frame", "FreeFall", "Gap", "Goodbye", "GyroscopeSelfTest", "Hello", "Message", "Movement", "Orientation", "Poll",
-    "Reconnected", "SelfTest", "SelfTestAxis", "Shake", "Status", "Tap", "Unknown", "Vector", "Watch",
+    "Frame", "FreeFall", "Gap", "Goodbye", "GyroscopeSelfTest", "Hello", "Learned", "Message", "Movement", "Orientation",
+    "Poll", "Reconnected", "SelfTest", "SelfTestAxis", "Shake", "Status", "Tap", "Unknown", "Vector", "Watch",
     "Zero", "parse", "AxisVibration", "Bins", "Machine", "Vibration",
 ]

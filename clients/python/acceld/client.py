@@ -15,7 +15,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Union
 
 from .connection import DEFAULT_SOCKET, Connection, _Pending, default_socket, log  # noqa: F401 (DEFAULT_SOCKET: re-exported)
 from .errors import ConnectionLost, NoGyroscope, RequestError
-from .messages import (Attitude, Device, Frame, Hello, Message, Orientation, Poll, SelfTest, Status,
+from .messages import (Attitude, Device, Frame, Hello, Learned, Message, Orientation, Poll, SelfTest, Status,
                        Unknown, Watch)
 from .updates import EVENT_STREAMS, NOTICES, STREAMS, Updates, _expand  # noqa: F401 (EVENT_STREAMS: re-exported)
 
@@ -407,6 +407,10 @@ class Motion:
         if scale is not None:
             req["scale"] = list(scale)
         return self.request(req, timeout=self.timeout + (seconds or 2.0))
+
+    def learn(self, seconds: float = 60.0) -> Learned:
+        """Privileged: learns the machine's off level over `seconds` while it is off, and the idle threshold from it."""
+        return self.request({"class": "learn", "seconds": seconds}, timeout=self.timeout + seconds)
 
     def selftest(self) -> SelfTest:
         """Privileged: the part's self-test."""

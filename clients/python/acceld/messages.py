@@ -320,6 +320,16 @@ class Calibration(Message):
 
 
 @dataclass(frozen=True)
+class Learned(Message):
+    """The reply to `learn`: the machine's off level and the thresholds from now on (g)."""
+    CLASS = "learned"
+    off_level: Optional[float] = _field(_number, "offLevel")
+    blocks: Optional[int] = _field(_int)
+    idle: Optional[float] = _field(_number)
+    running: Optional[float] = _field(_number)
+
+
+@dataclass(frozen=True)
 class SelfTestAxis:
     axis: Optional[str] = _field(_str)
     delta: Optional[float] = _field(_number)
@@ -522,7 +532,7 @@ class Machine(Message):
 
 WIRE_CLASSES = {cls.CLASS: cls for cls in (
     Hello, Device, Status, Watch, Frame, Poll, Orientation, Shake, FreeFall,
-    Movement, Tap, Zero, Calibration, SelfTest, Configured, Dropped, Goodbye, Error,
+    Movement, Tap, Zero, Calibration, Learned, SelfTest, Configured, Dropped, Goodbye, Error,
     Vibration, Machine)}
 
 EVENT_CLASSES = (Orientation, Shake, FreeFall, Movement, Tap)

@@ -30,7 +30,7 @@ def test_every_message_in_the_protocol_document_parses_to_its_dataclass():
             if key == "class" or value is None:  # a documented null stays None
                 continue
             name = {"emptyReads": "empty_reads", "rotationRate": "rotation_rate", "gyroRecovering": "gyro_recovering",
-                    "envelopeSpectrum": "envelope_spectrum", "from": "previous"}.get(key, key)
+                    "envelopeSpectrum": "envelope_spectrum", "offLevel": "off_level", "from": "previous"}.get(key, key)
             assert getattr(msg, name) is not None, f"{obj['class']}.{key} lost"
 
 
