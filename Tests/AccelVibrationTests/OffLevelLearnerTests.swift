@@ -41,6 +41,33 @@ struct OffLevelLearnerTests {
         #expect(changes.isEmpty, "\(changes)")
     }
 
+    @Test("motor runs on a cheap part, on thresholds learned from its first 3 s at rest: each start and end within a quarter second, the lull between two runs seen")
+    func runsOnLearnedThresholds() throws {
+        let rate = 1_600.0
+        let runs = [3.3..<8.1, 9.85..<13.0]
+        var random = SeededRandom(seed: 3)
+        func sample(_ t: Double) -> Vector3 {
+            let g = Vector3(0.0156 * random.gaussian(), 0.0156 * random.gaussian(), 1 + 0.0156 * random.gaussian())
+            return runs.contains { $0.contains(t) } ? g + Vector3(0.2 * sin(2 * .pi * 50 * t), 0, 0) : g
+        }
+        var learner = try OffLevelLearner(settings: MachineStateSettings(), rate: rate, seconds: 3)
+        var learned: LearnedLevel?
+        for i in 0..<Int(3.2 * rate) where learned == nil {
+            if case .learned(let level) = learner.append(sample(Double(i) / rate), at: Double(i) / rate) { learned = level }
+        }
+        var settings = VibrationSettings()
+        settings.state = try #require(learned).settings
+        let analyzer = try VibrationAnalyzer(settings: settings, rate: rate)
+        var transitions: [MachineTransition] = []
+        for i in 0..<Int(16 * rate) {
+            if let report = analyzer.append(sample(Double(i) / rate), at: Double(i) / rate) { transitions += report.transitions }
+        }
+        #expect(transitions.map(\.to) == [.running, .off, .running, .off], "\(transitions)")
+        for (transition, time) in zip(transitions, runs.flatMap { [$0.lowerBound, $0.upperBound] }) {
+            #expect(abs(transition.time - time) <= 0.25, "\(transition.to) at \(transition.time) s, truth \(time) s")
+        }
+    }
+
     @Test("a quiet part (LSM6DSO, 3 mg): idle comes down to a few mg, running stays at its 0.1 g")
     func quietPart() throws {
         guard case .learned(let level) = try learn(noise: 0.0018, rate: 3_330) else { Issue.record("nothing learned"); return }
