@@ -23,31 +23,15 @@ public enum Resampler {
     /// output is at the first input's instant.
     public static func resample(_ values: [Double], from rate: Double, to newRate: Double) -> [Double] {
         guard !values.isEmpty, rate != newRate else { return values }
-        let cutoff = cutoffFraction * min(rate, newRate)
-        let reach = zeroCrossings / (2 * cutoff)  // seconds either side
-        let span = Int((reach * rate).rounded(.up))
+        let lowPass = LowPass(rate: newRate, inputRate: rate)
         // Up to the last input's instant, so a trace keeps its span.
         let count = Int((Double(values.count - 1) / rate * newRate).rounded(.down)) + 1
-        var output = [Double](repeating: 0, count: count)
-        for j in 0..<count {
-            let instant = Double(j) / newRate * rate  // in input samples
-            let centre = Int(instant.rounded(.down))
-            var sum = 0.0, weights = 0.0
-            for n in max(0, centre - span)...min(values.count - 1, centre + span) {
-                let t = (instant - Double(n)) / rate
-                guard abs(t) < reach else { continue }
-                let w = kernel(t, cutoff: cutoff, reach: reach)
-                sum += values[n] * w
-                weights += w
-            }
-            output[j] = weights != 0 ? sum / weights : 0
-        }
-        return output
+        return (0..<count).map { j in lowPass.reading(at: Double(j) / newRate * rate, count: values.count) { values[$0] } }
     }
 
-    /// The same low-pass for a signal read at any instant between its
-    /// samples, as a chip on a clock of its own reads a faster recording:
-    /// the kernel tabulated once, so each reading is a weighted mean of
+    /// The low-pass, for a signal read at any instant between its samples
+    /// (`resample`'s output instants, or a chip on a clock of its own
+    /// reading a faster recording): the kernel tabulated once, so each reading is a weighted mean of
     /// the samples within reach, with no trigonometry.
     public struct LowPass: Sendable {
         /// Input samples either side of a reading.

@@ -6,12 +6,12 @@
 /// believed, so that one loud window neither raises nor clears an alarm.
 public struct BearingConditionTracker: Sendable {
     public let settings: BearingConditionSettings
-    public private(set) var condition: BearingCondition = .ok
-    private var candidate: BearingCondition = .ok
-    private var held = 0
+    private var held: HeldState<BearingCondition>
+    public var condition: BearingCondition { held.state }
 
     public init(settings: BearingConditionSettings) {
         self.settings = settings
+        held = HeldState(.ok, hold: settings.hold)
     }
 
     func indicated(by indicator: Double) -> BearingCondition {
@@ -23,17 +23,7 @@ public struct BearingConditionTracker: Sendable {
 
     /// Feeds one report's indicator (dB); the condition after it.
     public mutating func update(indicator: Double) -> BearingCondition {
-        let next = indicated(by: indicator)
-        guard next != condition else {
-            held = 0
-            return condition
-        }
-        if next != candidate { candidate = next; held = 0 }
-        held += 1
-        if held >= max(1, settings.hold) {
-            condition = candidate
-            held = 0
-        }
+        _ = held.update(indicated(by: indicator))
         return condition
     }
 }

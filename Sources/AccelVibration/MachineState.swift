@@ -10,16 +10,14 @@ public struct MachineTransition: Sendable, Equatable {
 /// The state machine: fed one window's RMS at a time.
 public struct MachineStateTracker: Sendable {
     public let settings: MachineStateSettings
+    private var held: HeldState<MachineState>
     /// Updates a new state must hold (the settings' `hold` unless given).
-    public let hold: Int
-    public private(set) var state: MachineState = .off
-    private var candidate: MachineState = .off
-    private var candidateSince = 0.0
-    private var candidateWindows = 0
+    public var hold: Int { held.hold }
+    public var state: MachineState { held.state }
 
     public init(settings: MachineStateSettings = MachineStateSettings(), hold: Int? = nil) {
         self.settings = settings
-        self.hold = max(1, hold ?? settings.hold)
+        held = HeldState(.off, hold: hold ?? settings.hold)
     }
 
     /// The state a window of `rms` points to, from the current one: a
@@ -35,21 +33,6 @@ public struct MachineStateTracker: Sendable {
 
     /// Feeds the window starting at `time`; the transition it completes.
     public mutating func update(rms: Double, time: Double) -> MachineTransition? {
-        let next = indicated(by: rms)
-        if next == state {
-            candidateWindows = 0
-            return nil
-        }
-        if next != candidate || candidateWindows == 0 {
-            candidate = next
-            candidateSince = time
-            candidateWindows = 0
-        }
-        candidateWindows += 1
-        guard candidateWindows >= hold else { return nil }
-        let transition = MachineTransition(from: state, to: candidate, time: candidateSince)
-        state = candidate
-        candidateWindows = 0
-        return transition
+        held.update(indicated(by: rms), at: time).map { MachineTransition(from: $0.from, to: state, time: $0.since) }
     }
 }
