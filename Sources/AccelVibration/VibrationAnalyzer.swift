@@ -171,7 +171,8 @@ public final class VibrationAnalyzer {
             families: families,
             conditions: judge(families),
             averaged: averaged.averaged,
-            averageSpan: settings.window + Double(averaged.averaged - 1) * settings.hopDuration,
+            // The windows as cut (a length KissFFT transforms fast), not as asked.
+            averageSpan: Double(count + (averaged.averaged - 1) * hop) / rate,
             clipped: isClipped(axes),
             state: stateBlocks.tracker.state,
             transitions: stateBlocks.takeTransitions(),

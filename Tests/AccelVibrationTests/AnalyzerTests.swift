@@ -49,6 +49,20 @@ struct AnalyzerTests {
         #expect(report.clipped)
     }
 
+    @Test("the average's span is the windows as cut (6,720 samples at 6,660 Hz, a length KissFFT transforms fast), not as asked")
+    func averageSpan() throws {
+        let analyzer = try VibrationAnalyzer(settings: VibrationSettings(), rate: 6_660)
+        var reports: [VibrationReport] = []
+        for i in 0..<Int(3 * 6_660) {
+            let t = Double(i) / 6_660
+            if let report = analyzer.append(Vector3(0.1 * sin(2 * .pi * 50 * t), 0, 1), at: t) { reports.append(report) }
+        }
+        let last = try #require(reports.last)
+        #expect(analyzer.count == 6_720 && last.averaged == reports.count)
+        #expect(abs(last.averageSpan - Double(6_720 + (reports.count - 1) * analyzer.hop) / 6_660) < 1e-9, "\(last.averageSpan) s")
+        #expect(last.averageSpan > 1.009 + Double(reports.count - 1) * 0.5, "more than the nominal \(1 + Double(reports.count - 1) * 0.5) s")
+    }
+
     @Test("a machine that starts and stops: one running and one off transition, each within a quarter second of the truth")
     func startStop() throws {
         var settings = VibrationSettings()
