@@ -289,11 +289,10 @@ public final class Sampler: @unchecked Sendable {
         // says which sample is the newest.
         var current = number ?? seq
         if number == nil && (overrun || track.resynchronise || timing.dataReady.isPacing) {
-            let minimum = Int64(seq) + (overrun ? 1 : 0)
+            let minimum = Int64(seq) + (overrun ? 1 : 0), middle = (Double(now) + Double(done)) / 2
             if timing.phase.fit.isUsable {
-                current = UInt64(max(minimum, timing.phase.fit.newest(at: (Double(now) + Double(done)) / 2)))
+                current = UInt64(max(minimum, timing.phase.fit.newest(at: middle)))
             } else if let last = track.lastInstant {
-                let middle = (Double(now) + Double(done)) / 2
                 let elapsed = Int64((max(middle - last, 0) / period + 0.05).rounded(.down))
                 current = UInt64(max(minimum, Int64(seq) - 1 + elapsed))
             }
