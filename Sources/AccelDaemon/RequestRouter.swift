@@ -70,16 +70,22 @@ final class RequestRouter: @unchecked Sendable {
         case .calibrateFlat(let seconds):
             calibrateFlat(seconds: seconds, for: session)
         case .learn(let seconds):
-            let control = hub.control
-            hub.vibration.learn(seconds: seconds, rate: Double(hub.device.rate)) { result in
-                control.async {
-                    switch result {
-                    case .success(let level):
-                        session.reply(.learned(LearnedMessage(offLevel: level.offLevel, blocks: level.blocks,
-                                                              idle: level.settings.idle, running: level.settings.running)))
-                    case .failure(let error):
-                        session.reply(.error(error))
-                    }
+            learn(seconds: seconds, for: session)
+        }
+    }
+
+    /// The vibration service learns the machine's off level on its own
+    /// queue; the reply comes back here when it is done (or refused).
+    private func learn(seconds: Double, for session: Session) {
+        let control = hub.control
+        hub.vibration.learn(seconds: seconds, rate: Double(hub.device.rate)) { result in
+            control.async {
+                switch result {
+                case .success(let level):
+                    session.reply(.learned(LearnedMessage(offLevel: level.offLevel, blocks: level.blocks,
+                                                          idle: level.settings.idle, running: level.settings.running)))
+                case .failure(let error):
+                    session.reply(.error(error))
                 }
             }
         }
