@@ -15,21 +15,31 @@ public enum VibrationEvaluation {
     /// a 1.245 in pitch circle, 0°): what a user would configure.
     public static let mfptBearing = BearingFactors(elements: 8, rollerDiameter: 0.235, pitchDiameter: 1.245)
 
-    /// `recording` at `rate` in the LSM6DSO's digits at ±`fullScale` g: a
-    /// single-axis recording on x, gravity on z.
-    public static func replay(_ recording: VibrationRecording, rate: Double, fullScale: Int = 16) -> [Vector3] {
-        let axes = recording.axes.map { Resampler.resample($0, from: recording.rate, to: rate) }
-        let quantiser = SixAxisQuantiser(profile: .lsm6dso, fullScale: fullScale, rate: Int(rate))
-        return axes[0].indices.map { i in
-            let g = axes.count >= 3 ? Vector3(axes[0][i], axes[1][i], axes[2][i]) : Vector3(axes[0][i], 0, 1)
-            return quantiser.acceleration(g)
-        }
+    /// The first window a client watching `vibration` gets as `motion`
+    /// plays through the daemon's core with `configuration` (acceld.conf's
+    /// text), as `acceld replay` plays it; `seconds` for a motion without
+    /// an end.
+    public static func firstWindow(_ motion: any MotionSource, _ configuration: String, playback: TracePlayback = TracePlayback(),
+                                   seconds: Double? = nil) throws -> VibrationMessage {
+        let windows = try Replay(motion: motion, configuration: try Configuration(parsing: configuration))
+            .vibration(playback: playback, seconds: seconds)
+        guard let first = windows.first else { throw DevelopmentData.DataError(message: "\(motion.name): shorter than a window") }
+        return first
     }
 
-    /// The reports of every window of `samples` at `rate`.
-    public static func analyse(_ samples: [Vector3], rate: Double, settings: VibrationSettings) throws -> [VibrationReport] {
-        let analyzer = try VibrationAnalyzer(settings: settings, rate: rate)
-        return samples.enumerated().compactMap { analyzer.append($1, at: Double($0) / rate) }
+    /// The unbalanced motor's recording (three axes, no rotation rates) as
+    /// `acceld replay FILE --part LSM6DSO --rate 3330 --range 16
+    /// --still-gyroscope --streams vibration` plays it, the shaft followed
+    /// between 50 and 200 Hz: its first window.
+    public static func motor(_ path: String) throws -> VibrationMessage {
+        try firstWindow(try DeviceSource.motion(named: path), """
+            [device]
+            part = LSM6DSO
+            rate = 3330
+            range = 16
+            [vibration]
+            shaft = auto 50-200
+            """, playback: TracePlayback(stillGyroscope: true))
     }
 
     /// What the averaged envelope says about one bearing recording.
