@@ -17,6 +17,8 @@ extension VibrationService {
         let atStart: Bool
         let seconds: Double
         let reply: @Sendable (Result<LearnedLevel, ProtocolError>) -> Void
+        /// Said once: the machine ran, so the span begins again at rest.
+        var waitSaid = false
     }
 
     /// Learns over `seconds` at the chip's `rate`; `reply` (on this
@@ -46,12 +48,15 @@ extension VibrationService {
         switch current.learner.append(acceleration, at: t) {
         case .learning:
             learning = current
-        case .ran(let rms, let time) where current.atStart:
-            logger.notice("the machine runs (\(fixed(rms, 3)) g at \(fixed(time, 1)) s, over running-threshold \(configured.state.running) g): learning its off level waits for \(current.seconds) s at rest")
+        case .ran(let rms, _) where current.atStart:
+            if !current.waitSaid {
+                logger.notice("the machine runs (\(fixed(rms, 3)) g, over running-threshold \(configured.state.running) g): learning its off level waits for \(current.seconds) s at rest (said once)")
+                current.waitSaid = true
+            }
             if let fresh = try? OffLevelLearner(settings: configured.state, rate: current.rate, seconds: current.seconds) { current.learner = fresh }
             learning = current
         case .ran(let rms, let time):
-            finishLearning(.failure(ProtocolError("machine-running", "the machine ran while its off level was learned (\(fixed(rms, 3)) g at \(fixed(time, 1)) s, over running-threshold \(configured.state.running) g): learn it while the machine is off", request: "learn")))
+            finishLearning(.failure(ProtocolError("machine-running", "the machine ran while its off level was learned (\(fixed(rms, 3)) g at t = \(fixed(time, 1)) s on the frames' clock, over running-threshold \(configured.state.running) g): learn it while the machine is off", request: "learn")))
         case .learned(let level):
             configured.state = level.settings
             checkedAgainst.withLock { $0.state = level.settings }
