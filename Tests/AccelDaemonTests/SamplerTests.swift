@@ -278,16 +278,25 @@ struct SamplerTests {
     }
 }
 
-/// A bus that fails the next long read (a FIFO transfer cut short by the
-/// adapter), once, when armed.
-final class FlakyBus: RegisterBus {
-    let inner: ChipModel
-    var failNextLongRead = false
-    init(_ inner: ChipModel) { self.inner = inner }
+/// A bus in front of the chip model that changes only its burst reads:
+/// the rest goes straight through.
+protocol ChipModelInFront: RegisterBus {
+    var inner: ChipModel { get }
+}
+
+extension ChipModelInFront {
     var location: String { inner.location }
     var maximumReadLength: Int { inner.maximumReadLength }
     func readRegister(_ subAddress: UInt8) throws -> UInt8 { try inner.readRegister(subAddress) }
     func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws { try inner.writeRegister(subAddress, value) }
+}
+
+/// A bus that fails the next long read (a FIFO transfer cut short by the
+/// adapter), once, when armed.
+final class FlakyBus: ChipModelInFront {
+    let inner: ChipModel
+    var failNextLongRead = false
+    init(_ inner: ChipModel) { self.inner = inner }
     func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
         if failNextLongRead && buffer.count > 7 {
             failNextLongRead = false

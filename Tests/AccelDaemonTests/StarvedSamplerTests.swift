@@ -12,7 +12,7 @@ import TestSupport
 /// on meanwhile. A bus that, now and then from the second second on (the
 /// phase locked), lets the clock run on around the sampling burst as such
 /// a preemption would.
-final class PreemptingBus: RegisterBus {
+final class PreemptingBus: ChipModelInFront {
     let inner: ChipModel
     /// Set once the rig exists.
     var time: VirtualTime?
@@ -22,10 +22,6 @@ final class PreemptingBus: RegisterBus {
 
     init(_ inner: ChipModel) { self.inner = inner }
 
-    var location: String { inner.location }
-    var maximumReadLength: Int { inner.maximumReadLength }
-    func readRegister(_ subAddress: UInt8) throws -> UInt8 { try inner.readRegister(subAddress) }
-    func writeRegister(_ subAddress: UInt8, _ value: UInt8) throws { try inner.writeRegister(subAddress, value) }
     func readBlock(from subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
         guard let time, time.nanoseconds > 1_000_000_000 else { return try inner.readBlock(from: subAddress, into: buffer) }
         let (before, after) = nextPreemption()
