@@ -25,7 +25,7 @@ from typing import Any, Callable, Deque, Dict, Optional, Tuple
 from .errors import (AcceldError, ConnectionLost, DaemonNotRunning, NewerProtocolWarning, PermissionDenied,
                      ProtocolError, RequestError)
 from .messages import (PROTOCOL_VERSION, Calibration, Configured, Device, Disconnected, Dropped, Error, Frame, Gap,
-                       Goodbye, Hello, Message, Poll, Reconnected, SelfTest, Status, Watch, Zero, parse)
+                       Goodbye, Hello, Learned, Message, Poll, Reconnected, SelfTest, Status, Watch, Zero, parse)
 
 DEFAULT_SOCKET = "/run/acceld/acceld.sock"
 
@@ -70,6 +70,7 @@ _REPLIES: Dict[str, Callable[[Message], bool]] = {
     "configure": lambda m: isinstance(m, Configured) or (isinstance(m, Device) and m.event == "configured"),
     "calibrate": lambda m: isinstance(m, Calibration),
     "selftest": lambda m: isinstance(m, SelfTest),
+    "learn": lambda m: isinstance(m, Learned),
 }
 
 

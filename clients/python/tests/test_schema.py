@@ -194,7 +194,9 @@ def test_the_librarys_requests_validate(start_daemon, monkeypatch):
         motion.calibrate(offset=(0.01, 0, 0), scale=(1, 1, 1))
         motion.calibrate(reset=True)
         motion.selftest()
-    assert {r["class"] for r in sent} >= {"watch", "poll", "status", "device", "zero", "configure", "calibrate", "selftest"}
+        learned = motion.learn(2)
+    assert isinstance(learned, acceld.Learned) and learned.blocks == 8 and 0 < learned.off_level < learned.idle < learned.running
+    assert {r["class"] for r in sent} >= {"watch", "poll", "status", "device", "zero", "configure", "calibrate", "selftest", "learn"}
     for request in sent:
         assert problems(REQUEST, request) == [], request
         assert problems(ROOT, request) == [], request
