@@ -1,6 +1,6 @@
 # Convenience targets; each is one script under scripts/.
 # Install: make && sudo make install (PREFIX=/usr/local, DESTDIR honoured).
-.PHONY: all build arm64 arm64-boot-test arm64-bench install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test sensorproxy-test fleet-bench gateway-bench
+.PHONY: all build arm64 arm64-boot-test arm64-bench install uninstall deb demo test repeat-tests bench soak kernel-test boot-test peer-bench gateway-test sensorproxy-test ros2-test fleet-bench gateway-bench
 
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
@@ -84,6 +84,11 @@ boot-test:
 # mosquitto, hostile HTTP, the fleet (scripts/gateway/).
 gateway-test:
 	./scripts/gateway-test.sh
+
+# ROS 2 bags from accelctl record --format mcap, read back by rosbags and
+# mcap-ros2-support (scripts/ros2/).
+ros2-test:
+	./scripts/ros2-test.sh
 
 # acceld-sensorproxy against monitor-sensor, gdbus and dbus-send on a private
 # system bus (scripts/sensorproxy/).

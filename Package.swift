@@ -122,6 +122,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // ROS 2's messages in CDR and MCAP recordings of them (accelctl
+        // record --format mcap). No DDS: nothing here touches the network.
+        .target(name: "AccelROS2", dependencies: ["AccelCore", "AccelProtocol"]),
         // The detectors' regression table on the development recordings
         // (accel-bench signal, and the tests that hold its targets).
         .target(name: "AccelEvaluation", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelReplay", "AccelVibration"]),
@@ -132,7 +135,7 @@ let package = Package(
             name: "accelctl",
             dependencies: [
                 "AccelTools", "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelClient", "AccelConfiguration", "AccelReplay",
-                "AccelVibration",
+                "AccelVibration", "AccelROS2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -183,6 +186,7 @@ let package = Package(
         .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport", "AccelVibration", "AccelProtocol"]),
         .testTarget(name: "AccelGatewayTests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelGateway"]),
         .testTarget(name: "AccelSensorProxyTests", dependencies: ["AccelMotion", "AccelSensorProxy"]),
+        .testTarget(name: "AccelROS2Tests", dependencies: ["AccelCore", "AccelProtocol", "AccelROS2"]),
     ],
     swiftLanguageModes: [.v6]
 )

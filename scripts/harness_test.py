@@ -63,7 +63,7 @@ class Harness(unittest.TestCase):
         self.assertEqual(listed.returncode, 0)
         names = [line.split()[0] for line in listed.stdout.splitlines()[1:]]
         self.assertEqual(names, ["graph", "harness", "build", "docs", "unit", "python", "sensorproxy", "gateway",
-                                 "tsan", "fuzz", "release", "kernel", "package", "boot", "arm64"])
+                                 "ros2", "tsan", "fuzz", "release", "kernel", "package", "boot", "arm64"])
         wrong = subprocess.run([os.path.join(ROOT, "scripts", "test.sh"), "unit", "nosuchstage"],
                                capture_output=True, text=True)
         self.assertEqual(wrong.returncode, 2)

@@ -185,13 +185,18 @@ struct ZeroCommand: ParsableCommand {
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a trace (t,x,y,z in g; wx,wy,wz in rad/s with a gyroscope) from acceld's frames, or from the chip with --direct.",
+        abstract: "Record a trace (t,x,y,z in g; wx,wy,wz in rad/s with a gyroscope) from acceld's frames, or from the chip with --direct; or a ROS 2 bag (MCAP).",
         discussion: """
             Writes the project's trace format (docs/TRACE-FORMAT.md), atomically:
             t,x,y,z, and on a part with a gyroscope t,x,y,z,wx,wy,wz.
+            With --format mcap (the default for a FILE ending in .mcap): a ROS 2
+            bag of acceld's frames, sensor_msgs/Imu on /imu/data_raw (and
+            /imu/data with a gyroscope) and /diagnostics, which ros2 bag play,
+            Foxglove and rosbags open (docs/ROS2.md).
             Examples:
               accelctl record --seconds 10 shake.csv
               accelctl record --direct --simulate tour --seconds 5 tour.csv
+              accelctl record --seconds 60 --frame-id imu_link robot.mcap
             """
     )
 
@@ -204,10 +209,28 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Read the chip directly instead of through acceld.")
     var direct = false
 
-    @Argument(help: "The trace file to write.")
+    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, mcap }
+
+    @Option(help: "csv (the trace format) or mcap (a ROS 2 bag); by default, mcap for a FILE ending in .mcap, else csv.")
+    var format: Format?
+
+    @Option(help: "With --format mcap: the IMU messages' header.frame_id.")
+    var frameId = "imu_link"
+
+    @Argument(help: "The file to write.")
     var file: String
 
     func run() throws {
+        if (format ?? (file.hasSuffix(".mcap") ? .mcap : .csv)) == .mcap {
+            guard !direct && chip.simulate == nil else {
+                printError("accelctl: --format mcap records acceld's frames (calibrated, stamped by the daemon): drop --direct and --simulate, "
+                           + "and start acceld (acceld --simulate MOTION for the chip model)")
+                throw ExitCode(64)
+            }
+            let lost = MCAPRecorder(client: guarded { try daemon.connect() }, seconds: seconds, file: file, frameID: frameId).run()
+            if lost > 0 { printError("accelctl: \(lost) samples were lost before they were read; the bag has gaps there.") }
+            return
+        }
         var trace = Trace()
         var bar = ProgressBar("recording \(fixed(seconds, 1)) s")
         var lost = 0

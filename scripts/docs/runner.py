@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parent.parent.parent
 # The pages whose commands run, and whose options --help must know.
 PAGES = ["README.md", "docs/ACCELCTL.md", "docs/CLIENTS.md", "docs/GATEWAY.md", "docs/SENSORPROXY.md",
          "clients/python/README.md", "docs/TRACE-FORMAT.md", "docs/INSTALL.md", "docs/VIBRATION.md",
-         "docs/ERRORS.md"]
+         "docs/ROS2.md", "docs/ERRORS.md"]
 # Lines not run here, each with why: a real chip, a system change (systemd,
 # packages, pip), a block another stage runs, or one that is not a program.
 NOT_RUN = ("hardware", "system", "covered", "text")
