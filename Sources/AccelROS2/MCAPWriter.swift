@@ -40,9 +40,7 @@ public final class MCAPWriter {
         body.string(name)
         body.string(encoding)
         body.data(data)
-        let record = MCAP.record(.schema, body)
-        schemas.append(record)
-        try output.write(record)
+        schemas.append(try written(.schema, body))
         return id
     }
 
@@ -55,10 +53,16 @@ public final class MCAPWriter {
         body.string(topic)
         body.string(encoding)
         body.map(metadata)
-        let record = MCAP.record(.channel, body)
-        channels.append(record)
-        try output.write(record)
+        channels.append(try written(.channel, body))
         return id
+    }
+
+    /// A schema or channel record, written where the messages will follow
+    /// it and kept for the summary.
+    private func written(_ opcode: MCAP.Opcode, _ body: MCAP.Body) throws(FileWriteError) -> [UInt8] {
+        let record = MCAP.record(opcode, body)
+        try output.write(record)
+        return record
     }
 
     /// One message; `logTime` is nanoseconds since the Unix epoch.
