@@ -43,9 +43,13 @@ extension Sampler {
         track.foundSamples()
         let samples = fifo.samples
         if samples.count > 1 {
-            // What a late read found before the newest: the next samples in order.
-            deliverInOrder(samples.dropLast()) { _ in
-                timing.phase.fit.isUsable ? timing.phase.fit.instant(of: seq) : (track.lastInstant ?? Double(track.lastPoll)) + period
+            // What a late read found before the newest: the next samples in
+            // order. Without a fit, the newest was made within the period
+            // before this read, each earlier one a period before it (a chain
+            // from the last instant ran past the read after a late start).
+            let waiting = samples.count
+            deliverInOrder(samples.dropLast()) { index in
+                timing.phase.fit.isUsable ? timing.phase.fit.instant(of: seq) : Double(now) - period * (Double(waiting - 1 - index) + 0.5)
             }
         }
         let instant = publish(samples[samples.count - 1], at: now, late: samples.count > 1)

@@ -40,7 +40,7 @@ final class SamplerRig {
         self.model = model
         let wired = bus?(model) ?? model
         sampler = Sampler(connect: { try Accelerometer(bus: wired, time: time, part: part) },
-                          configuration: DeviceConfiguration(range: 2, rate: rate), settings: MotionSettings(), time: time)
+                          configuration: DeviceConfiguration(range: part.ranges[0].fullScale, rate: rate), settings: MotionSettings(), time: time)
         sampler.output = { [unowned self] output in
             let now = time.nanoseconds
             switch output {
@@ -137,6 +137,25 @@ struct SamplerTests {
             worst = max(worst, abs(frame.t - Double(frame.seq + 3) * real))
         }
         #expect(worst < 0.25 * real, "worst timestamp error \(worst * 1000) ms")
+    }
+
+    /// A client (a ROS bag, a CSV trace, an event's duration) takes `t` to
+    /// run forwards. Before the phase is measured the reads are stamped
+    /// from the first one at the nominal period; the first bracketed
+    /// measurement then placed a sample before the one published ahead of
+    /// it (1 to 2.3 ms back on an LSM6DSO at 104 Hz, every start).
+    @Test("timestamps run forwards from the first sample, every part, as the phase is acquired, the first read on time or late",
+          arguments: ChipProfile.supported.map(\.name), [(-0.03, 0.0), (0.03, 0.0), (0.0, 0.25), (0.03, 0.1)])
+    func timestampsRunForwards(part name: String, clock: (rateError: Double, firstReadLate: Double)) throws {
+        let part = try #require(ChipProfile.named(name))
+        let rate = part.modes[0].rates.map(\.hertz).min { abs($0 - 100) < abs($1 - 100) }!
+        let rig = try SamplerRig(rate: rate, rateError: clock.rateError, part: part)
+        // A daemon busy starting (or a starved host) reads late the first time.
+        rig.time.sleep(nanoseconds: UInt64(clock.firstReadLate * 1e9))
+        rig.run(seconds: 3)
+        #expect(rig.frames.count > rate * 2)
+        let backwards = zip(rig.frames, rig.frames.dropFirst()).filter { $1.t <= $0.t }
+        #expect(backwards.isEmpty, "\(name) at \(rate) Hz: t ran back at seq \(backwards.map { "\($0.1.seq) (\(fixed(($0.1.t - $0.0.t) * 1000, 3)) ms)" })")
     }
 
     @Test("overruns skip the sequence by exactly the samples the chip overwrote")
