@@ -32,7 +32,8 @@ PRODUCT_MODULES = {"Logging": "Logging", "NIOCore": "NIOCore", "NIOPosix": "NIOP
 # import it (the gateway linked libi2c through AccelConfiguration ->
 # AccelDriver -> CI2C, issue 36): changing this table is a decision.
 C_LIBRARIES = {"acceld": {"CI2C", "CGPIO", "CKissFFT"}, "accelctl": {"CI2C", "CGPIO", "CKissFFT"},
-               "acceld-gateway": {"CMosquitto"}, "acceld-sensorproxy": {"CSensorProxyBus", "CSystemd"}}
+               "acceld-gateway": {"CMosquitto"}, "acceld-sensorproxy": {"CSensorProxyBus", "CSystemd"},
+               "acceld-ros2": {"CROS2Types"}}
 
 
 def targets():

@@ -8,8 +8,9 @@ set -euo pipefail
 as_root=""
 [ "$(id -u)" -eq 0 ] || as_root="sudo"
 
-# libsystemd-dev: sd-bus, for acceld-sensorproxy (Sources/CSystemd).
-packages=(libi2c-dev libmosquitto-dev libsystemd-dev libkissfft-dev "$@")
+# libsystemd-dev: sd-bus, for acceld-sensorproxy (Sources/CSystemd);
+# cyclonedds-dev: Cyclone DDS, for acceld-ros2 (Sources/CROS2Types).
+packages=(libi2c-dev libmosquitto-dev libsystemd-dev libkissfft-dev cyclonedds-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -24,7 +24,7 @@ stages=(
     "python|the Python client: pytest against acceld on the chip model, the examples, pip install|build"
     "sensorproxy|acceld-sensorproxy: iio-sensor-proxy's D-Bus interface on a private bus, with monitor-sensor, gdbus and dbus-send|build"
     "gateway|acceld-gateway: the live page in headless Chromium, Prometheus, MQTT, hostile HTTP|build"
-    "ros2|ROS 2 without ROS: accelctl record --format mcap on the chip model, the bag read back by rosbags and mcap-ros2-support from PyPI|build"
+    "ros2|ROS 2 without ROS: acceld-ros2 heard through PyPI's own Cyclone DDS on loopback, accelctl record --format mcap read back by rosbags and mcap-ros2-support, the generated DDS types current|build"
     "tsan|ThreadSanitizer: the canary's deliberate race reported, then the sampler's and control side's suites and the acceld they start, built with -sanitize=thread, with no report|"
     "fuzz|the request, trace and configuration parsers under libFuzzer (${FUZZ_SECONDS:-60} s each)|"
     "release|the static release build (Swift runtime linked in), the man pages and completions, shared by the stages below|"

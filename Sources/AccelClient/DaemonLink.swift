@@ -124,6 +124,17 @@ public final class DaemonLink: Sendable {
         }
     }
 
+    /// Sends a request on the present connection, its reply to come among
+    /// the updates; false when there is none (nothing is kept for later).
+    @discardableResult
+    public func send(_ request: Request) -> Bool {
+        state.withLock { state in
+            guard let connection = state.connection else { return false }
+            connection.send(request)
+            return true
+        }
+    }
+
     public var isConnected: Bool { state.withLock { $0.connection != nil } }
     /// The device acceld serves (its hello, then its `device` messages).
     public var device: DeviceInfo? { state.withLock { $0.device } }

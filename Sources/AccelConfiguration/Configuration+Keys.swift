@@ -6,7 +6,7 @@ import AccelMotion
 extension Configuration {
     /// The table of keys. Adding a tunable is adding a line here, to
     /// Config/acceld.conf and to docs/CONFIG.md.
-    static var keys: [ConfigKey] { tableKeys + vibrationKeys }
+    static var keys: [ConfigKey] { tableKeys + vibrationKeys + ros2Keys }
 
     // One literal of its own: with `+ vibrationKeys` after it, Debian's
     // Swift 6.2.3 (the arm64 build) gave up type-checking the expression.

@@ -11,6 +11,7 @@ public struct Configuration: Sendable, Equatable {
     public var socket = SocketSettings()
     public var daemon = DaemonSettings()
     public var gateway = GatewaySettings()
+    public var ros2 = ROS2Settings()
     public var power = PowerSettings()
     public var vibration = VibrationSettings()
     public init() {}

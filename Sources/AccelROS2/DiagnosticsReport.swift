@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AccelCore
 import AccelProtocol
 
 /// acceld's `status` as a diagnostic_msgs/DiagnosticArray, once a second,
@@ -34,6 +35,13 @@ public struct DiagnosticsReport: Sendable {
         ]
         let status = DiagnosticArrayMessage.Status(level: level, name: name, message: text,
                                                    hardwareID: "\(device.chip) at \(device.location)", values: values)
+        return DiagnosticArrayMessage(header: header, status: [status])
+    }
+
+    /// While acceld is away: STALE, how long, and why.
+    public func away(for seconds: Double, reason: String, header: ROS2Header) -> DiagnosticArrayMessage {
+        let status = DiagnosticArrayMessage.Status(level: .stale, name: name, message: "acceld away for \(fixed(seconds, 1)) s: \(reason)",
+                                                   hardwareID: "", values: [("state", "away")])
         return DiagnosticArrayMessage(header: header, status: [status])
     }
 }

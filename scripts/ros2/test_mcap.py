@@ -8,15 +8,10 @@ message against the other reader and against the frame it came from:
 units, frames, covariances (REP-145), stamps (the frame's instant on the
 system clock), and the diagnostics.
 """
-import json
 import math
-import os
 import shutil
-import signal
-import socket
 import subprocess
 import tempfile
-import threading
 import time
 import unittest
 from pathlib import Path
@@ -27,47 +22,9 @@ from mcap_ros2.decoder import DecoderFactory
 from rosbags.highlevel import AnyReader
 from rosbags.typesys import Stores, get_typestore
 
-REPO = Path(__file__).resolve().parents[2]
-BUILD = Path(os.environ.get("ACCELD_BUILD", REPO / ".build" / "debug"))
-G = 9.80665
+from harness import BUILD, G, Frames, frame_of, stamp_ns, start_acceld, stop, system_clock_offset
+
 SECONDS = 3
-
-
-def system_clock_offset():
-    """CLOCK_REALTIME − CLOCK_MONOTONIC in ns, from the tightest of many brackets."""
-    best = None
-    for _ in range(200):
-        before = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-        wall = time.clock_gettime_ns(time.CLOCK_REALTIME)
-        after = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-        if best is None or after - before < best[0]:
-            best = (after - before, wall - (before + after) // 2, (before + after) // 2)
-    return best[1], best[2]
-
-
-class Frames(threading.Thread):
-    """acceld's frames as a client receives them, by `t` in µs."""
-
-    def __init__(self, path):
-        super().__init__(daemon=True)
-        self.sock = socket.socket(socket.AF_UNIX)
-        self.sock.connect(path)
-        self.file = self.sock.makefile("rb")
-        self.hello = json.loads(self.file.readline())
-        self.sock.sendall(b'{"class":"watch","streams":["frames"],"fields":["acc","attitude","rotation"]}\n')
-        self.frames = {}
-
-    def run(self):
-        for line in self.file:
-            message = json.loads(line)
-            if message["class"] == "frame":
-                self.frames[round(message["t"] * 1e6)] = message
-
-    def close(self):
-        self.sock.shutdown(socket.SHUT_RDWR)
-        self.join(5)
-        self.file.close()
-        self.sock.close()
 
 
 class RecordedBag(unittest.TestCase):
@@ -78,16 +35,7 @@ class RecordedBag(unittest.TestCase):
     def setUpClass(cls):
         cls.directory = Path(tempfile.mkdtemp(prefix="acros2-"))
         sock = str(cls.directory / "acceld.sock")
-        (cls.directory / "acceld.conf").write_text("# defaults\n")
-        cls.daemon = subprocess.Popen(
-            [str(BUILD / "acceld"), "--simulate", "tour", "--part", cls.part, "--rate", str(cls.rate), "--socket", sock,
-             "--config", str(cls.directory / "acceld.conf"), "--calibration-file", str(cls.directory / "calibration.json"),
-             "--log-level", "warning"], stderr=open(cls.directory / "acceld.log", "wb"))
-        deadline = time.monotonic() + 20
-        while not os.path.exists(sock):
-            assert cls.daemon.poll() is None and time.monotonic() < deadline, (cls.directory / "acceld.log").read_text()
-            time.sleep(0.05)
-        time.sleep(0.2)
+        cls.daemon = start_acceld(cls.directory, sock, cls.part, cls.rate)
         cls.watcher = Frames(sock)
         cls.watcher.start()
         cls.bag = cls.directory / "imu.mcap"
@@ -97,8 +45,7 @@ class RecordedBag(unittest.TestCase):
         cls.after = system_clock_offset()
         time.sleep(0.5)  # the watcher reads the last frames
         cls.watcher.close()
-        cls.daemon.send_signal(signal.SIGTERM)
-        cls.daemon.wait(10)
+        stop(cls.daemon)
         assert record.returncode == 0, record.stderr
         cls.official = cls.read_official()
         cls.rosbags = cls.read_rosbags()
@@ -157,17 +104,10 @@ class RecordedBag(unittest.TestCase):
         raw = self.topic("/imu/data_raw")
         self.assertGreater(len(raw), SECONDS * self.rate * 0.9)
         gyroscope = self.watcher.hello["device"].get("gyroscope") is not None
-        (offset0, at0), (offset1, at1) = self.before, self.after
         frames = self.watcher.frames
         for message in raw:
-            stamp = message.header.stamp.sec * 10**9 + message.header.stamp.nanosec
-            # The system clock's offset when the frame was made, interpolated.
-            t_ns = stamp - offset0
-            offset = offset0 + (offset1 - offset0) * (t_ns - at0) / max(1, at1 - at0)
-            t_us = round((stamp - offset) / 1000)
-            frame = frames.get(t_us) or frames.get(t_us - 1) or frames.get(t_us + 1)
-            self.assertIsNotNone(frame, f"no frame at t = {t_us / 1e6:.6f} s for the message stamped {stamp}")
-            self.assertLessEqual(abs(stamp - (round(frame["t"] * 1e9) + offset)), 10_000, "stamp against t mapped: > 10 µs")
+            frame, mapped = frame_of(message.header.stamp, frames, self.before, self.after)
+            self.assertLessEqual(abs(stamp_ns(message.header.stamp) - mapped), 10_000, "stamp against t mapped: > 10 µs")
             self.assertEqual(message.header.frame_id, "imu_link")
             a = message.linear_acceleration
             self.assertEqual([a.x, a.y, a.z], [v * G for v in frame["acc"]])
@@ -189,7 +129,7 @@ class RecordedBag(unittest.TestCase):
                 self.assertEqual(message.orientation_covariance[0], 0)
 
     def test_stamps_increase_with_no_gap(self):
-        stamps = [m.header.stamp.sec * 10**9 + m.header.stamp.nanosec for m in self.topic("/imu/data_raw")]
+        stamps = [stamp_ns(m.header.stamp) for m in self.topic("/imu/data_raw")]
         steps = [b - a for a, b in zip(stamps, stamps[1:])]
         period = 1e9 / self.rate
         self.assertTrue(all(0.5 * period < s < 1.5 * period for s in steps), f"steps from {min(steps)} to {max(steps)} ns")

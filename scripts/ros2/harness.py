@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: Apache-2.0
+"""What the ros2 stage's tests share: acceld on the chip model, a client
+watching its frames, and the system clock's offset from the monotonic one."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = Path(os.environ.get("ACCELD_BUILD", REPO / ".build" / "debug"))
+G = 9.80665
+
+
+def start_acceld(directory, sock, part, rate, motion="tour"):
+    """acceld --simulate MOTION on `sock`, serving once this returns."""
+    config = directory / "acceld.conf"
+    if not config.exists():
+        config.write_text("# defaults\n")
+    with open(directory / "acceld.log", "ab") as log:
+        daemon = subprocess.Popen(
+            [str(BUILD / "acceld"), "--simulate", motion, "--part", part, "--rate", str(rate), "--socket", sock,
+             "--config", str(config), "--calibration-file", str(directory / "calibration.json"), "--log-level", "warning"],
+            stdout=subprocess.DEVNULL, stderr=log)
+    deadline = time.monotonic() + 30
+    while True:
+        assert daemon.poll() is None, (directory / "acceld.log").read_text()
+        assert time.monotonic() < deadline, f"acceld did not serve {sock} within 30 s"
+        probe = socket.socket(socket.AF_UNIX)
+        try:
+            probe.connect(sock)
+            probe.recv(1)  # its hello: serving
+            return daemon
+        except OSError:
+            time.sleep(0.05)
+        finally:
+            probe.close()
+
+
+def stop(process, seconds=10):
+    """SIGTERM, then the exit code (killed after `seconds`)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    return process.returncode
+
+
+def system_clock_offset():
+    """CLOCK_REALTIME − CLOCK_MONOTONIC in ns, from the tightest of many brackets."""
+    best = None
+    for _ in range(200):
+        before = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        wall = time.clock_gettime_ns(time.CLOCK_REALTIME)
+        after = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        if best is None or after - before < best[0]:
+            best = (after - before, wall - (before + after) // 2, (before + after) // 2)
+    return best[1], best[2]
+
+
+class Frames(threading.Thread):
+    """acceld's frames as a client receives them, by `t` in µs."""
+
+    def __init__(self, path):
+        super().__init__(daemon=True)
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(path)
+        self.file = self.sock.makefile("rb")
+        self.hello = json.loads(self.file.readline())
+        self.sock.sendall(b'{"class":"watch","streams":["frames"],"fields":["acc","attitude","rotation"]}\n')
+        self.frames = {}
+
+    def run(self):
+        for line in self.file:
+            message = json.loads(line)
+            if message["class"] == "frame":
+                self.frames[round(message["t"] * 1e6)] = message
+
+    def close(self):
+        self.sock.shutdown(socket.SHUT_RDWR)
+        self.join(5)
+        self.file.close()
+        self.sock.close()
+
+
+
+
+def stamp_ns(stamp):
+    return stamp.sec * 10**9 + stamp.nanosec
+
+
+def frame_of(stamp, frames, before, after):
+    """The frame a message stamped `stamp` came from, and that frame's `t`
+    on the system clock: mapped by the clocks' offset measured `before`
+    and `after`, interpolated to the frame's instant."""
+    (offset0, at0), (offset1, at1) = before, after
+    t_ns = stamp_ns(stamp) - offset0
+    offset = offset0 + (offset1 - offset0) * (t_ns - at0) / max(1, at1 - at0)
+    t_us = round((stamp_ns(stamp) - offset) / 1000)
+    frame = frames.get(t_us) or frames.get(t_us - 1) or frames.get(t_us + 1)
+    assert frame is not None, f"no frame at t = {t_us / 1e6:.6f} s for the message stamped {stamp_ns(stamp)}"
+    return frame, round(frame["t"] * 1e9) + offset
