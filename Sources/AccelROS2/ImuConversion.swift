@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelParts
 import AccelProtocol
 
 /// acceld's frames as REP-145 IMU messages. The frames are already in the
@@ -14,10 +15,34 @@ public struct ImuConversion: Sendable {
     /// Whether the part has a gyroscope: without one, `angular_velocity`
     /// is marked "not provided" (covariance element 0 = −1).
     public var hasGyroscope: Bool
+    /// The rate's variance per axis, (rad/s)², where the datasheet gives a
+    /// noise density; nil: "unknown" (zeros).
+    public var angularVelocityVariance: Double?
 
-    public init(frameID: String = "imu_link", hasGyroscope: Bool) {
+    public init(frameID: String = "imu_link", hasGyroscope: Bool, angularVelocityVariance: Double? = nil) {
         self.frameID = frameID
         self.hasGyroscope = hasGyroscope
+        self.angularVelocityVariance = angularVelocityVariance
+    }
+
+    /// For the device acceld serves: a gyroscope's variance from its
+    /// datasheet's rate noise density (the table of parts) over the
+    /// output's bandwidth, taken as half the rate (the digital filter's
+    /// cut-off sits near it in the parts' default setting).
+    public init(frameID: String, device: DeviceInfo) {
+        let gyroscope = ChipProfile.named(device.chip)?.gyroscope
+        let variance = gyroscope.map { ImuConversion.variance(noiseDensity: $0.noiseDensity * .pi / 180, bandwidth: Double(device.rate) / 2) }
+        self.init(frameID: frameID, hasGyroscope: device.gyroscope != nil, angularVelocityVariance: device.gyroscope != nil ? variance : nil)
+    }
+
+    /// σ² of white noise of `noiseDensity` per √Hz over `bandwidth` Hz.
+    public static func variance(noiseDensity: Double, bandwidth: Double) -> Double {
+        noiseDensity * noiseDensity * bandwidth
+    }
+
+    private static func diagonal(_ variance: Double?) -> [Double] {
+        guard let variance else { return ImuMessage.unknownCovariance }
+        return [variance, 0, 0, 0, variance, 0, 0, 0, variance]
     }
 
     /// `imu/data_raw`: acceleration and rate, no orientation.
@@ -27,7 +52,7 @@ public struct ImuConversion: Sendable {
             header: ROS2Header(stamp: stamp, frameID: frameID),
             orientation: nil, orientationCovariance: ImuMessage.notEstimated,
             angularVelocity: hasGyroscope ? frame.rotationRate ?? Vector3(0, 0, 0) : Vector3(0, 0, 0),
-            angularVelocityCovariance: hasGyroscope ? ImuMessage.unknownCovariance : ImuMessage.notEstimated,
+            angularVelocityCovariance: hasGyroscope ? ImuConversion.diagonal(angularVelocityVariance) : ImuMessage.notEstimated,
             linearAcceleration: acceleration * ImuConversion.standardGravity,
             linearAccelerationCovariance: ImuMessage.unknownCovariance)
     }

@@ -90,7 +90,7 @@ public final class ROS2Bridge: @unchecked Sendable {
     private func connected(_ device: DeviceInfo, awayFor: Double?) {
         awaySince = nil
         let gyroscope = device.gyroscope != nil
-        conversion = ImuConversion(frameID: settings.frameID, hasGyroscope: gyroscope)
+        conversion = ImuConversion(frameID: settings.frameID, device: device)
         if gyroscope && fused == nil {
             do {
                 fused = try ImuPublisher(participant: participant, name: settings.qualified(settings.fusedTopic), frameID: settings.frameID,

@@ -19,7 +19,7 @@ struct MCAPRecorder {
         let device = client.device
         let gyroscope = device.gyroscope != nil
         let recording = guarded {
-            try ROS2Recording(path: file, conversion: ImuConversion(frameID: frameID, hasGyroscope: gyroscope),
+            try ROS2Recording(path: file, conversion: ImuConversion(frameID: frameID, device: device),
                               library: "accelctl \(acceldVersion)")
         }
         let fields: FrameFields = gyroscope ? [.acc, .attitude, .rotation] : .acc

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import AccelCore
+import AccelProtocol
 import Testing
 
 @testable import AccelROS2
@@ -64,5 +65,29 @@ struct CDRTests {
     @Test func typeNamesOnDDS() {
         #expect(ROS2MessageType.imu.ddsName == "sensor_msgs::msg::dds_::Imu_")
         #expect(ROS2MessageType.diagnosticArray.ddsName == "diagnostic_msgs::msg::dds_::DiagnosticArray_")
+    }
+}
+
+/// REP-145's covariances from the table of parts.
+struct CovarianceTests {
+    @Test func aGyroscopesVarianceFromItsDatasheet() throws {
+        let device = DeviceInfo(chip: "LSM6DSO", location: "x", range: 2, rate: 104, mode: "high-performance", resolution: 16, gyroscope: 2000)
+        let conversion = ImuConversion(frameID: "imu_link", device: device)
+        // DS12140: 3.8 mdps/√Hz; over 52 Hz: 0.0274 dps, 4.78e-4 rad/s.
+        let sigma = 0.0038 * 52.0.squareRoot() * Double.pi / 180
+        let variance = try #require(conversion.angularVelocityVariance)
+        #expect(abs(variance - sigma * sigma) < 1e-15)
+        let frame = FrameMessage(seq: 0, t: 1, acceleration: Vector3(0, 0, 1), rotationRate: Vector3(0, 0, 0))
+        let message = try #require(conversion.raw(frame, stamp: ROS2Time(unixNanoseconds: 0)))
+        #expect(message.angularVelocityCovariance == [variance, 0, 0, 0, variance, 0, 0, 0, variance])
+        #expect(message.linearAccelerationCovariance == ImuMessage.unknownCovariance)
+    }
+
+    @Test func withoutAGyroscopeTheRateIsNotProvided() throws {
+        let device = DeviceInfo(chip: "LIS3DH", location: "x", range: 2, rate: 100, mode: "normal", resolution: 10)
+        let conversion = ImuConversion(frameID: "imu_link", device: device)
+        #expect(conversion.angularVelocityVariance == nil && !conversion.hasGyroscope)
+        let message = try #require(conversion.raw(FrameMessage(seq: 0, t: 1, acceleration: Vector3(0, 0, 1)), stamp: ROS2Time(unixNanoseconds: 0)))
+        #expect(message.angularVelocityCovariance == ImuMessage.notEstimated)
     }
 }

@@ -2,6 +2,7 @@
 """What the ros2 stage's tests share: acceld on the chip model, a client
 watching its frames, and the system clock's offset from the monotonic one."""
 import json
+import math
 import os
 import signal
 import socket
@@ -13,6 +14,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("ACCELD_BUILD", REPO / ".build" / "debug"))
 G = 9.80665
+# The gyroscope's rate noise density, dps/√Hz: the LSM6DSO datasheet's
+# (DS12140, Table 2), for the covariance REP-145 asks for.
+GYROSCOPE_NOISE_DENSITY = {"LSM6DSO": 0.0038}
+
+
+def rate_covariance(part, rate):
+    """The angular velocity covariance expected of `part` at `rate`: its
+    noise density over half the rate, on the diagonal, (rad/s)²."""
+    variance = (GYROSCOPE_NOISE_DENSITY[part] * math.pi / 180) ** 2 * rate / 2
+    return [variance, 0, 0, 0, variance, 0, 0, 0, variance]
 
 
 def start_acceld(directory, sock, part, rate, motion="tour"):

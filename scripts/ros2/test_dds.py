@@ -28,7 +28,7 @@ from cyclonedds.topic import Topic
 from rosbags.typesys import Stores, get_typestore
 
 import ros2_types
-from harness import BUILD, G, Frames, frame_of, stamp_ns, start_acceld, stop, system_clock_offset
+from harness import BUILD, G, Frames, rate_covariance, frame_of, stamp_ns, start_acceld, stop, system_clock_offset
 
 HERE = Path(__file__).resolve().parent
 os.environ["CYCLONEDDS_URI"] = (HERE / "cyclonedds-loopback.xml").as_uri()
@@ -156,6 +156,8 @@ class Bridge(unittest.TestCase):
             w = message.angular_velocity
             if gyroscope:
                 self.assertEqual([w.x, w.y, w.z], frame["rotationRate"])
+                for got, expected in zip(message.angular_velocity_covariance, rate_covariance(self.part, self.rate)):
+                    self.assertAlmostEqual(got, expected, delta=expected * 1e-12)
             else:
                 self.assertEqual(message.angular_velocity_covariance[0], -1)
             matched.append(frame["seq"])

@@ -22,7 +22,7 @@ from mcap_ros2.decoder import DecoderFactory
 from rosbags.highlevel import AnyReader
 from rosbags.typesys import Stores, get_typestore
 
-from harness import BUILD, G, Frames, frame_of, stamp_ns, start_acceld, stop, system_clock_offset
+from harness import BUILD, G, Frames, rate_covariance, frame_of, stamp_ns, start_acceld, stop, system_clock_offset
 
 SECONDS = 3
 
@@ -116,7 +116,8 @@ class RecordedBag(unittest.TestCase):
             w = message.angular_velocity
             if gyroscope:
                 self.assertEqual([w.x, w.y, w.z], frame["rotationRate"])
-                self.assertEqual(message.angular_velocity_covariance[0], 0)
+                for got, expected in zip(message.angular_velocity_covariance, rate_covariance(self.part, self.rate)):
+                    self.assertAlmostEqual(got, expected, delta=expected * 1e-12)
             else:
                 self.assertEqual([w.x, w.y, w.z], [0.0, 0.0, 0.0])
                 self.assertEqual(message.angular_velocity_covariance[0], -1)  # REP-145: no gyroscope
