@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(name: "AccelToolsTests", dependencies: ["AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelConfiguration", "AccelTools", "TestSupport", "AccelVibration", "AccelProtocol"]),
         .testTarget(name: "AccelGatewayTests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelGateway"]),
         .testTarget(name: "AccelSensorProxyTests", dependencies: ["AccelMotion", "AccelSensorProxy"]),
-        .testTarget(name: "AccelROS2Tests", dependencies: ["AccelCore", "AccelParts", "AccelProtocol", "AccelConfiguration", "AccelROS2"]),
+        .testTarget(name: "AccelROS2Tests", dependencies: ["AccelCore", "AccelProtocol", "AccelConfiguration", "AccelROS2"]),
     ],
     swiftLanguageModes: [.v6]
 )
