@@ -12,7 +12,9 @@
 #     by PyPI's cyclonedds (its own Cyclone) on the loopback interface only.
 # Debian's python3-yaml reads the channels' QoS; gcc builds the tests'
 # discovery reader on libddsc. Builds acceld, accelctl and acceld-ros2 when
-# they are missing. Arguments name test modules, classes or methods.
+# they are missing. Arguments name test modules, classes or methods;
+# --bench [SECONDS] [RATE] prints acceld-ros2's figures instead
+# (bench_dds.py; ACCELD_BUILD=.build/release for the release build's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh python3 python3-venv python3-yaml cyclonedds-tools gcc libc6-dev
@@ -34,5 +36,9 @@ for product in acceld accelctl acceld-ros2; do
     [ -x ".build/debug/$product" ] || { echo "ros2-test: the build did not make .build/debug/$product" >&2; exit 1; }
 done
 cd scripts/ros2
+if [ "${1:-}" = --bench ]; then
+    shift
+    exec "$entry/bin/python" bench_dds.py "$@"
+fi
 [ $# -gt 0 ] || set -- test_mcap test_dds
 exec "$entry/bin/python" -m unittest -v "$@"
