@@ -1,16 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A parsed JSON value, for the little JSON acceld and accelctl read:
-/// requests, the calibration file, the daemon's messages. Decoded with
-/// FoundationEssentials' JSONDecoder, so neither binary links
-/// JSONSerialization nor the full Foundation with its ICU data (40 MB of a
-/// static binary).
-public enum JSONValue: Sendable, Equatable, Decodable {
+/// requests, the calibration file, the daemon's messages. Parsed by
+/// `JSONParser`, so neither binary links JSONSerialization nor the full
+/// Foundation with its ICU data (40 MB of a static binary).
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -20,24 +13,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
 
     /// Parses UTF-8 JSON text (any value at the top, as JSON allows).
     public init(parsing bytes: some Collection<UInt8>) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
+        self = try JSONParser.parse(bytes)
     }
 
     public var number: Double? { if case .number(let value) = self { value } else { nil } }

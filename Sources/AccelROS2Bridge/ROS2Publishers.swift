@@ -15,7 +15,7 @@ public final class ImuPublisher {
 
     public init(participant: DDSParticipant, name: String, frameID: String, qos: DDSWriter.QoS,
                 log: @escaping @Sendable (String) -> Void) throws(DDSError) {
-        writer = try DDSWriter(participant: participant, name: name, type: .imu, descriptor: withUnsafePointer(to: sensor_msgs_msg_dds__Imu__desc) { $0 },
+        writer = try DDSWriter(participant: participant, name: name, type: .imu, descriptor: ros2_imu_descriptor(),
                                qos: qos, log: log)
         self.frameID = strdup(frameID)
     }
@@ -55,7 +55,7 @@ public final class DiagnosticsPublisher {
 
     public init(participant: DDSParticipant, name: String, log: @escaping @Sendable (String) -> Void) throws(DDSError) {
         writer = try DDSWriter(participant: participant, name: name, type: .diagnosticArray,
-                               descriptor: withUnsafePointer(to: diagnostic_msgs_msg_dds__DiagnosticArray__desc) { $0 },
+                               descriptor: ros2_diagnostic_array_descriptor(),
                                qos: DDSWriter.QoS(reliable: true, depth: 10), log: log)
     }
 
