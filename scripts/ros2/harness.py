@@ -117,3 +117,25 @@ def frame_of(stamp, frames, before, after):
     frame = frames.get(t_us) or frames.get(t_us - 1) or frames.get(t_us + 1)
     assert frame is not None, f"no frame at t = {t_us / 1e6:.6f} s for the message stamped {stamp_ns(stamp)}"
     return frame, round(frame["t"] * 1e9) + offset
+
+
+def check_raw_imu(test, message, frames, before, after, part, rate, gyroscope):
+    """One imu/data_raw message against the frame it came from: stamped
+    within 10 µs of the frame's instant on the system clock, in SI units
+    to the bit, REP-145's markers and covariances. Returns the frame."""
+    frame, mapped = frame_of(message.header.stamp, frames, before, after)
+    test.assertLessEqual(abs(stamp_ns(message.header.stamp) - mapped), 10_000, "stamp against t mapped: > 10 µs")
+    test.assertEqual(message.header.frame_id, "imu_link")
+    a = message.linear_acceleration
+    test.assertEqual([a.x, a.y, a.z], [v * G for v in frame["acc"]])
+    test.assertEqual(message.orientation_covariance[0], -1)  # REP-145: not estimated on data_raw
+    test.assertEqual(list(message.linear_acceleration_covariance), [0.0] * 9)  # unknown
+    w = message.angular_velocity
+    if gyroscope:
+        test.assertEqual([w.x, w.y, w.z], frame["rotationRate"])
+        for got, expected in zip(message.angular_velocity_covariance, rate_covariance(part, rate)):
+            test.assertAlmostEqual(got, expected, delta=expected * 1e-12)
+    else:
+        test.assertEqual([w.x, w.y, w.z], [0.0, 0.0, 0.0])
+        test.assertEqual(message.angular_velocity_covariance[0], -1)  # REP-145: no gyroscope
+    return frame

@@ -22,7 +22,7 @@ from mcap_ros2.decoder import DecoderFactory
 from rosbags.highlevel import AnyReader
 from rosbags.typesys import Stores, get_typestore
 
-from harness import BUILD, G, Frames, rate_covariance, frame_of, stamp_ns, start_acceld, stop, system_clock_offset
+from harness import BUILD, Frames, check_raw_imu, stamp_ns, start_acceld, stop, system_clock_offset
 
 SECONDS = 3
 
@@ -106,21 +106,7 @@ class RecordedBag(unittest.TestCase):
         gyroscope = self.watcher.hello["device"].get("gyroscope") is not None
         frames = self.watcher.frames
         for message in raw:
-            frame, mapped = frame_of(message.header.stamp, frames, self.before, self.after)
-            self.assertLessEqual(abs(stamp_ns(message.header.stamp) - mapped), 10_000, "stamp against t mapped: > 10 µs")
-            self.assertEqual(message.header.frame_id, "imu_link")
-            a = message.linear_acceleration
-            self.assertEqual([a.x, a.y, a.z], [v * G for v in frame["acc"]])
-            self.assertEqual(message.orientation_covariance[0], -1)  # REP-145: not estimated on data_raw
-            self.assertEqual(list(message.linear_acceleration_covariance), [0.0] * 9)  # unknown
-            w = message.angular_velocity
-            if gyroscope:
-                self.assertEqual([w.x, w.y, w.z], frame["rotationRate"])
-                for got, expected in zip(message.angular_velocity_covariance, rate_covariance(self.part, self.rate)):
-                    self.assertAlmostEqual(got, expected, delta=expected * 1e-12)
-            else:
-                self.assertEqual([w.x, w.y, w.z], [0.0, 0.0, 0.0])
-                self.assertEqual(message.angular_velocity_covariance[0], -1)  # REP-145: no gyroscope
+            check_raw_imu(self, message, frames, self.before, self.after, self.part, self.rate, gyroscope)
         if gyroscope:
             fused = self.topic("/imu/data")
             self.assertEqual(len(fused), len(raw))
