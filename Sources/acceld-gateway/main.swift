@@ -31,9 +31,7 @@ struct GatewayCommand: ParsableCommand {
                   # events to a broker, no HTTP
             """)
 
-    static let defaultConfigurationPath = "/etc/acceld/acceld.conf"
-
-    @Option(help: "Configuration file (default: \(defaultConfigurationPath) if it exists, else built-in defaults).")
+    @Option(help: "Configuration file (default: \(ServiceProcess.defaultConfigurationPath) if it exists, else built-in defaults).")
     var config: String?
     @Option(help: "acceld's socket (default: [socket] path).")
     var socket: String?
@@ -73,14 +71,8 @@ struct GatewayCommand: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        var configuration = Configuration()
-        var path = config
-        if path == nil, FileManager.default.isReadableFile(atPath: Self.defaultConfigurationPath) { path = Self.defaultConfigurationPath }
-        do {
-            if let path { configuration = try Configuration(contentsOf: path) }
-        } catch {
-            fail("\(error)", code: 78)
-        }
+        let (configuration, path): (Configuration, String?)
+        do { (configuration, path) = try ServiceProcess.configuration(config) } catch { fail("\(error)", code: 78) }
         var settings = configuration.gateway
         if http { settings.http = true }
         if metrics { settings.metrics = true }
@@ -107,7 +99,7 @@ struct GatewayCommand: ParsableCommand {
         if let mqttQueue { settings.mqtt.queue = mqttQueue }
         if vibration { settings.vibration = true }
         guard settings.http || settings.metrics || settings.mqtt.enabled else {
-            fail("every face of acceld-gateway is off: set http, metrics or mqtt = true in [gateway] of \(path ?? Self.defaultConfigurationPath), or pass --http", code: 78)
+            fail("every face of acceld-gateway is off: set http, metrics or mqtt = true in [gateway] of \(path ?? ServiceProcess.defaultConfigurationPath), or pass --http", code: 78)
         }
         let assets: WebAssets
         do { assets = settings.http ? try WebAssets(directory: settings.webRoot) : .none } catch { fail("\(error)", code: 72) }
@@ -118,7 +110,7 @@ struct GatewayCommand: ParsableCommand {
             print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): listen \(settings.listen), page \(settings.http ? "on" : "off") (\(assets.files.count) files in \(settings.webRoot)), metrics \(settings.metrics ? "on" : "off"), MQTT \(broker), vibration \(vibrationSummary(settings)), acceld at \(daemonSocket)")
             return
         }
-        blockSignals()
+        ServiceProcess.blockTerminationSignals()
         let gateway: Gateway
         do { gateway = try Gateway(settings: settings, daemonSocket: daemonSocket, assets: assets) } catch { fail(error.description, code: error.exitCode) }
         let environment = ProcessInfo.processInfo.environment
@@ -133,33 +125,13 @@ struct GatewayCommand: ParsableCommand {
         let summary = (listening.map { "serving on \($0)" } ?? "not listening") + " (\(faces)); acceld at \(daemonSocket)"
         Logger(label: "acceld-gateway").notice("\(summary)")
         notifier.notify("READY=1\nSTATUS=\(summary)")
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGTERM, SIGINT] {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                notifier.notify("STOPPING=1")
-                gateway.stop()
-                Glibc.exit(0)
-            }
-            source.resume()
-            sources.append(source)
-        }
-        withExtendedLifetime(sources) { dispatchMain() }
+        ServiceProcess.runUntilTerminated(notifier: notifier) { gateway.stop() }
     }
 
     private func vibrationSummary(_ settings: GatewaySettings) -> String {
         guard settings.vibration else { return "off" }
         let discovery = settings.mqtt.enabled && !settings.mqtt.discoveryPrefix.isEmpty
         return "on (\(settings.vibrationBins) bins" + (discovery ? ", Home Assistant discovery under \(settings.mqtt.discoveryPrefix))" : ")")
-    }
-
-    /// SIGTERM and SIGINT reach the gateway only through its signal sources.
-    private func blockSignals() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     private func fail(_ message: String, code: Int32) -> Never {

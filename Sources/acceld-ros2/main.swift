@@ -3,8 +3,11 @@ import AccelClient
 import AccelConfiguration
 import AccelROS2Bridge
 import ArgumentParser
-import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not all of Foundation: ICU's data would triple the static binary
+#else
 import Foundation
+#endif
 import Glibc
 
 /// acceld-ros2: acceld's samples on ROS 2's topics through Cyclone DDS (docs/ROS2.md).
@@ -21,9 +24,7 @@ struct ROS2Command: ParsableCommand {
               ros2 topic echo /imu/data_raw                 # on a machine with ROS 2
             """)
 
-    static let defaultConfigurationPath = "/etc/acceld/acceld.conf"
-
-    @Option(help: "Configuration file (default: \(defaultConfigurationPath) if it exists, else built-in defaults).")
+    @Option(help: "Configuration file (default: \(ServiceProcess.defaultConfigurationPath) if it exists, else built-in defaults).")
     var config: String?
 
     @Option(help: "acceld's socket (default: $ACCELD_SOCKET, else [socket] path).")
@@ -33,14 +34,8 @@ struct ROS2Command: ParsableCommand {
     var checkConfig = false
 
     func run() throws {
-        var configuration = Configuration()
-        var path = config
-        if path == nil, FileManager.default.isReadableFile(atPath: Self.defaultConfigurationPath) { path = Self.defaultConfigurationPath }
-        do {
-            if let path { configuration = try Configuration(contentsOf: path) }
-        } catch {
-            fail("\(error)", code: 78)
-        }
+        let (configuration, path): (Configuration, String?)
+        do { (configuration, path) = try ServiceProcess.configuration(config) } catch { fail("\(error)", code: 78) }
         let settings = configuration.ros2
         let environment = ProcessInfo.processInfo.environment
         let domain: Int
@@ -52,7 +47,7 @@ struct ROS2Command: ParsableCommand {
             print("configuration OK\(path.map { " (\($0))" } ?? " (built-in defaults)"): \(summary)")
             return
         }
-        blockSignals()
+        ServiceProcess.blockTerminationSignals()
         let bridge: ROS2Bridge
         do {
             bridge = try ROS2Bridge(settings: settings, domain: domain, socketPath: daemonSocket, log: log)
@@ -63,27 +58,7 @@ struct ROS2Command: ParsableCommand {
         log("publishing: \(summary)")
         let notifier = SystemdNotifier(environment: environment)
         notifier.notify("READY=1\nSTATUS=\(summary)")
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGTERM, SIGINT] {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                notifier.notify("STOPPING=1")
-                bridge.stop()
-                Glibc.exit(0)
-            }
-            source.resume()
-            sources.append(source)
-        }
-        withExtendedLifetime(sources) { dispatchMain() }
-    }
-
-    /// SIGTERM and SIGINT reach the bridge only through its signal sources.
-    private func blockSignals() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &set, nil)
+        ServiceProcess.runUntilTerminated(notifier: notifier) { bridge.stop() }
     }
 
     private func fail(_ message: String, code: Int32) -> Never {

@@ -139,3 +139,19 @@ def check_raw_imu(test, message, frames, before, after, part, rate, gyroscope):
         test.assertEqual([w.x, w.y, w.z], [0.0, 0.0, 0.0])
         test.assertEqual(message.angular_velocity_covariance[0], -1)  # REP-145: no gyroscope
     return frame
+
+
+def check_diagnostics(test, messages, part):
+    """Diagnostics of a healthy run: one status each, OK, naming the part,
+    nothing lost, the published count never falling. Returns the counts."""
+    published = []
+    for message in messages:
+        [status] = message.status
+        values = {kv.key: kv.value for kv in status.values}
+        test.assertEqual(status.level, 0, status.message)
+        test.assertEqual(values["chip"], part)
+        test.assertEqual(values["lost"], "0")
+        test.assertEqual(status.hardware_id, f"{part} at {values['location']}")
+        published.append(int(values["published"]))
+    test.assertEqual(published, sorted(published))
+    return published

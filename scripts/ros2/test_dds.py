@@ -28,7 +28,7 @@ from cyclonedds.topic import Topic
 from rosbags.typesys import Stores, get_typestore
 
 import ros2_types
-from harness import BUILD, Frames, check_raw_imu, start_acceld, stop, system_clock_offset
+from harness import BUILD, Frames, check_diagnostics, check_raw_imu, start_acceld, stop, system_clock_offset
 
 HERE = Path(__file__).resolve().parent
 os.environ["CYCLONEDDS_URI"] = (HERE / "cyclonedds-loopback.xml").as_uri()
@@ -170,12 +170,7 @@ class Bridge(unittest.TestCase):
     def test_diagnostics_say_the_counters(self):
         diagnostics = self.received("diagnostics")
         self.assertGreaterEqual(len(diagnostics), SECONDS - 1)
-        for message in diagnostics:
-            [status] = message.status
-            values = {kv.key: kv.value for kv in status.values}
-            self.assertEqual(status.level, 0, status.message)
-            self.assertEqual(values["chip"], self.part)
-            self.assertEqual(values["lost"], "0")
+        check_diagnostics(self, diagnostics, self.part)
 
     def test_publications_are_what_ros2_expects(self):
         store = get_typestore(Stores.ROS2_JAZZY)
