@@ -79,7 +79,7 @@ public enum Probe {
                 let next = command(hit.bus, hit.address)
                 // A part shared by several WHO_AM_I answers must be named, unless the command names it already.
                 let choice = hit.note == nil || next.contains(" --part ") ? ""
-                    : " --part " + hit.part!.components(separatedBy: " or ").map { String($0.split(separator: "/")[0]) }.joined(separator: "|")
+                    : " --part " + hit.part!.split(separator: " or ").map { String($0.split(separator: "/")[0]) }.joined(separator: "|")
                 return "\(hit.part!) at \(hex(hit.address)) on \(hit.bus): run \(next)\(choice)"
             }
             return ("found " + found.joined(separator: "; and "), 0)
@@ -100,7 +100,7 @@ public enum Probe {
     /// A failure's first clause, for the per-bus lines: the verdict says
     /// the whole advice once.
     public static func summary(of error: String) -> String {
-        error.components(separatedBy: ": ").first ?? error
+        error.split(separator: ": ", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? error
     }
 }
 
