@@ -34,7 +34,7 @@ struct FaithfulPlaybackTests {
     func simulated() throws {
         let played = DeviceSource.motion(TraceMotion(trace), sampledAt: 6_660)
         let rig = try SamplerRig(rate: 6_660, rateError: 0.01, motion: played, part: .lsm6dso)
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 20) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 20) }
         rig.run(seconds: 1.2)
         #expect(rig.gaps == 0 && rig.frames.count > 6_660)
         judge(rig.frames, rate: 1e9 / Double(rig.model.periodNanoseconds))

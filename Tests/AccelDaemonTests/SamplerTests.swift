@@ -330,7 +330,7 @@ struct FIFOSamplerTests {
     func rig(rate: Int = 400, latency: Double? = 50, rateError: Double = 0,
              bus: ((ChipModel) -> RegisterBus)? = nil) throws -> SamplerRig {
         let rig = try SamplerRig(rate: rate, rateError: rateError, part: .lis3dh, bus: bus)
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
         rig.lostBeforeStart = rig.lost
         return rig
     }
@@ -382,7 +382,7 @@ struct FIFOSamplerTests {
     func overflowEndingAnywhere(rateError: Double, latency: Double?, stall: Double) throws {
         let motion = CountingMotion(period: 1 / (400 * (1 + rateError)))
         let rig = try SamplerRig(rate: 400, rateError: rateError, motion: motion, part: .lis3dh)
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
         rig.lostBeforeStart = rig.lost
         rig.run(seconds: 2)
         // `stall` to `stall` + 1 periods (the FIFO holds 32), in 40 steps:
@@ -445,11 +445,11 @@ struct FIFOSamplerTests {
     func watermarkAnnounced() throws {
         let rig = try rig(latency: nil)
         rig.run(seconds: 1)
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
         #expect(rig.configurations.map(\.fifoWatermark) == [18], "50 ms at 400 Hz: 18 samples")
         #expect(rig.deviceEvents.isEmpty && rig.frames.count == rig.sampler.counters.published)
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: nil) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: nil) }
         #expect(rig.configurations.map(\.fifoWatermark) == [18, 1])
     }
 
@@ -473,7 +473,7 @@ struct FIFOSamplerTests {
         let rig = try rig(latency: nil)
         for latency in latencies {
             rig.run(seconds: 2)
-            try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
+            _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
         }
         rig.run(seconds: 2)
         #expect(rig.gaps == rig.lost)
@@ -485,7 +485,7 @@ struct FIFOSamplerTests {
           arguments: [100, 400])
     func heldWithoutFIFO(rate: Int) throws {
         let rig = try SamplerRig(rate: rate, rateError: 0.03)
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: 50) }
         #expect(rig.sampler.configuration.fifoWatermark == 0)
         rig.run(seconds: 5)
         #expect(rig.gaps == 0 && rig.lost == 0)
@@ -501,7 +501,7 @@ struct FIFOSamplerTests {
         try rig.sampler.queue.sync { try rig.sampler.reconfigure(to: DeviceConfiguration(range: 8, rate: rate)) }
         #expect(rig.framesBeforeDeviceEvent.last == rig.sampler.counters.published)
         rig.run(seconds: 0.5)
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: nil) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: nil) }
         #expect(rig.frames.count == rig.sampler.counters.published)
         let before = rig.handoffs.count
         rig.run(seconds: 1)

@@ -17,7 +17,7 @@ struct SixAxisFIFOSamplerTests {
     func rig(_ part: ChipProfile, rateError: Double, latency: Double?) throws -> (SamplerRig, CountingMotion) {
         let motion = CountingMotion(period: 1 / (416 * (1 + rateError)))
         let rig = try SamplerRig(rate: 416, rateError: rateError, motion: motion, part: part)
-        try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
+        _ = try rig.sampler.queue.sync { try rig.sampler.allowLatency(milliseconds: latency) }
         rig.lostBeforeStart = rig.lost
         return (rig, motion)
     }
