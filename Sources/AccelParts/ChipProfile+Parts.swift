@@ -139,12 +139,13 @@ extension ChipProfile {
     }
 
     /// LIS331DLH: ±2/4/8 g at 1/2/3.9 mg per digit. Self-test limits from
-    /// ST's lis331dlh_self_test.c (±2 g, 50 Hz).
+    /// ST's lis331dlh_self_test.c (±2 g, 50 Hz). Noise density 218 µg/√Hz
+    /// (datasheet Table 3, ±2 g).
     public static let lis331dlh = lis331(
         name: "LIS331DLH",
         ranges: [Range(fullScale: 2, code: 0, gPerDigit: 0.001), Range(fullScale: 4, code: 1, gPerDigit: 0.002),
                  Range(fullScale: 8, code: 3, gPerDigit: 0.0039)],
-        selfTest: (x: 120...550, y: 120...550, z: 140...750))
+        selfTest: (x: 120...550, y: 120...550, z: 140...750)).accelerometerNoise(218e-6)
 
     /// LIS331HH: ±6/12/24 g at 3/6/12 mg per digit. Self-test: ST's answer
     /// on its forum gives X and Y at most 180, Z 220..370 digits at ±6 g;
@@ -156,12 +157,13 @@ extension ChipProfile {
         selfTest: (x: 1...180, y: 1...180, z: 220...370))
 
     /// H3LIS331DL: ±100/200/400 g at 49/98/195 mg per digit. It has no
-    /// self-test (CTRL_REG4 b3:1 are unused on this part).
+    /// self-test (CTRL_REG4 b3:1 are unused on this part). Noise density
+    /// 15 mg/√Hz. (The LIS331HH's datasheet gives none.)
     public static let h3lis331dl = lis331(
         name: "H3LIS331DL",
         ranges: [Range(fullScale: 100, code: 0, gPerDigit: 0.049), Range(fullScale: 200, code: 1, gPerDigit: 0.098),
                  Range(fullScale: 400, code: 3, gPerDigit: 0.195)],
-        selfTest: nil)
+        selfTest: nil).accelerometerNoise(15e-3)
 
     /// The 0x33 family: ODR and LPen in CTRL_REG1, BDU, FS and HR in
     /// CTRL_REG4, a 32-sample FIFO. Three modes: high-resolution (12-bit),
@@ -248,7 +250,9 @@ extension ChipProfile {
     public static let lis3dh = lis3dhFamily(name: "LIS3DH", selfTest: 17...360)
 
     /// LIS2DH12: the LIS3DH's smaller successor, the same map and scales.
-    public static let lis2dh12 = lis3dhFamily(name: "LIS2DH12", selfTest: 17...360)
+    /// Its datasheet gives a noise density (220 µg/√Hz, high-resolution,
+    /// ±2 g); the LIS3DH's and the LIS302DL's give none.
+    public static let lis2dh12 = lis3dhFamily(name: "LIS2DH12", selfTest: 17...360).accelerometerNoise(220e-6)
 
     /// LIS3DSH: the LIS302DL's successor on ST's STM32F4-Discovery. Its own
     /// map: ODR and BDU in CTRL_REG4 (0x20), FSCALE and ST in CTRL_REG5,

@@ -114,24 +114,25 @@ extension ChipProfile {
     // "Mechanical characteristics" tables: LSM6DSO DS12140 Table 2 (±1),
     // LSM6DSL DocID028475 Rev 7 Table 3 (±3), LSM6DS3 DocID026899 Table 3
     // (±10, as its sibling LSM6DS33's Table 3 has it). GyroscopeRest
-    // judges against 3 × them.
+    // judges against 3 × them. The acceleration noise densities (An, ±2 g,
+    // high-performance mode) are in the same tables: 70, 80 and 90 µg/√Hz.
 
     /// LSM6DSO (and the LSM6DSOX, the same map with a machine-learning
     /// core): WHO_AM_I 0x6C. Accelerometer self-test 50 to 1700 mg.
     public static let lsm6dso = lsm6dsFamily(name: "LSM6DSO", aliases: ["LSM6DSOX"], whoAmI: 0x6C, fastestRate: 6660,
                                              accelerometerSelfTest: 820...27_869, zeroRateLevel: 1, noiseDensity: 0.0038,
-                                             fifo: .lsm6dso, latchRegister: 0x56)
+                                             fifo: .lsm6dso, latchRegister: 0x56).accelerometerNoise(70e-6)
 
     /// LSM6DSL (and the LSM6DS3TR-C, which answers 0x6A as well and has
     /// the same map and scales). Accelerometer self-test 90 to 1700 mg.
     public static let lsm6dsl = lsm6dsFamily(name: "LSM6DSL", aliases: ["LSM6DS3TR-C"], whoAmI: 0x6A, fastestRate: 6660,
                                              accelerometerSelfTest: 1475...27_869, zeroRateLevel: 3, noiseDensity: 0.004,
-                                             fifo: .pattern(words: 2048, levelMask: 0x07FF), latchRegister: 0x58)
+                                             fifo: .pattern(words: 2048, levelMask: 0x07FF), latchRegister: 0x58).accelerometerNoise(80e-6)
 
     /// LSM6DS3: WHO_AM_I 0x69; its gyroscope stops at 1.66 kHz.
     public static let lsm6ds3 = lsm6dsFamily(name: "LSM6DS3", aliases: [], whoAmI: 0x69, fastestRate: 1660,
                                              accelerometerSelfTest: 1475...27_869, zeroRateLevel: 10, noiseDensity: 0.007,
-                                             fifo: .pattern(words: 4096, levelMask: 0x0FFF), latchRegister: 0x58)
+                                             fifo: .pattern(words: 4096, levelMask: 0x0FFF), latchRegister: 0x58).accelerometerNoise(90e-6)
 }
 
 /// A six-axis part's FIFO: the table's entry, the control registers

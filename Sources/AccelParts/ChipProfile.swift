@@ -146,6 +146,16 @@ public struct ChipProfile: Sendable {
     public var statusBits = StatusBits.family
     /// A six-axis part's gyroscope (the LSM6DS family).
     public var gyroscope: Gyroscope? = nil
+    /// The datasheet's typical acceleration noise density, g/√Hz, at the
+    /// smallest range in the finest mode; nil where the datasheet gives none.
+    public var accelerometerNoiseDensity: Double? = nil
+
+    /// This part with the datasheet's acceleration noise density, g/√Hz.
+    func accelerometerNoise(_ density: Double) -> ChipProfile {
+        var profile = self
+        profile.accelerometerNoiseDensity = density
+        return profile
+    }
 
     /// The status register's data-ready and overrun bits.
     public struct StatusBits: Sendable, Equatable {

@@ -15,24 +15,33 @@ public struct ImuConversion: Sendable {
     /// Whether the part has a gyroscope: without one, `angular_velocity`
     /// is marked "not provided" (covariance element 0 = −1).
     public var hasGyroscope: Bool
-    /// The rate's variance per axis, (rad/s)², where the datasheet gives a
-    /// noise density; nil: "unknown" (zeros).
+    /// The rate's and the acceleration's variance per axis, (rad/s)² and
+    /// (m/s²)², where the datasheet gives a noise density; nil: "unknown"
+    /// (zeros).
     public var angularVelocityVariance: Double?
+    public var linearAccelerationVariance: Double?
 
-    public init(frameID: String = "imu_link", hasGyroscope: Bool, angularVelocityVariance: Double? = nil) {
+    public init(frameID: String = "imu_link", hasGyroscope: Bool, angularVelocityVariance: Double? = nil,
+                linearAccelerationVariance: Double? = nil) {
         self.frameID = frameID
         self.hasGyroscope = hasGyroscope
         self.angularVelocityVariance = angularVelocityVariance
+        self.linearAccelerationVariance = linearAccelerationVariance
     }
 
-    /// For the device acceld serves: a gyroscope's variance from its
-    /// datasheet's rate noise density (the table of parts) over the
-    /// output's bandwidth, taken as half the rate (the digital filter's
-    /// cut-off sits near it in the parts' default setting).
+    /// For the device acceld serves: the variances from the datasheet's
+    /// noise densities (the table of parts) over the output's bandwidth,
+    /// taken as half the rate (the digital filter's cut-off sits near it in
+    /// the parts' default setting).
     public init(frameID: String, device: DeviceInfo) {
-        let gyroscope = ChipProfile.named(device.chip)?.gyroscope
-        let variance = gyroscope.map { ImuConversion.variance(noiseDensity: $0.noiseDensity * .pi / 180, bandwidth: Double(device.rate) / 2) }
-        self.init(frameID: frameID, hasGyroscope: device.gyroscope != nil, angularVelocityVariance: device.gyroscope != nil ? variance : nil)
+        let profile = ChipProfile.named(device.chip)
+        let bandwidth = Double(device.rate) / 2
+        let rate = profile?.gyroscope.map { ImuConversion.variance(noiseDensity: $0.noiseDensity * .pi / 180, bandwidth: bandwidth) }
+        let acceleration = profile?.accelerometerNoiseDensity.map {
+            ImuConversion.variance(noiseDensity: $0 * ImuConversion.standardGravity, bandwidth: bandwidth)
+        }
+        self.init(frameID: frameID, hasGyroscope: device.gyroscope != nil, angularVelocityVariance: device.gyroscope != nil ? rate : nil,
+                  linearAccelerationVariance: acceleration)
     }
 
     /// σ² of white noise of `noiseDensity` per √Hz over `bandwidth` Hz.
@@ -54,7 +63,7 @@ public struct ImuConversion: Sendable {
             angularVelocity: hasGyroscope ? frame.rotationRate ?? Vector3(0, 0, 0) : Vector3(0, 0, 0),
             angularVelocityCovariance: hasGyroscope ? ImuConversion.diagonal(angularVelocityVariance) : ImuMessage.notEstimated,
             linearAcceleration: acceleration * ImuConversion.standardGravity,
-            linearAccelerationCovariance: ImuMessage.unknownCovariance)
+            linearAccelerationCovariance: ImuConversion.diagonal(linearAccelerationVariance))
     }
 
     /// `imu/data`: the same with the fused attitude, on parts with a

@@ -80,7 +80,17 @@ struct CovarianceTests {
         let frame = FrameMessage(seq: 0, t: 1, acceleration: Vector3(0, 0, 1), rotationRate: Vector3(0, 0, 0))
         let message = try #require(conversion.raw(frame, stamp: ROS2Time(unixNanoseconds: 0)))
         #expect(message.angularVelocityCovariance == [variance, 0, 0, 0, variance, 0, 0, 0, variance])
-        #expect(message.linearAccelerationCovariance == ImuMessage.unknownCovariance)
+    }
+
+    @Test func anAccelerometersVarianceFromItsDatasheet() throws {
+        // DS12140: 70 µg/√Hz at ±2 g; over 52 Hz: 505 µg, 4.95e-3 m/s².
+        let device = DeviceInfo(chip: "LSM6DSO", location: "x", range: 2, rate: 104, mode: "high-performance", resolution: 16, gyroscope: 2000)
+        let sigma = 70e-6 * 52.0.squareRoot() * 9.80665
+        let conversion = ImuConversion(frameID: "imu_link", device: device)
+        let message = try #require(conversion.raw(FrameMessage(seq: 0, t: 1, acceleration: Vector3(0, 0, 1)), stamp: ROS2Time(unixNanoseconds: 0)))
+        let variance = message.linearAccelerationCovariance[0]
+        #expect(abs(variance - sigma * sigma) < 1e-15)
+        #expect(message.linearAccelerationCovariance == [variance, 0, 0, 0, variance, 0, 0, 0, variance])
     }
 
     @Test func withoutAGyroscopeTheRateIsNotProvided() throws {
@@ -89,5 +99,7 @@ struct CovarianceTests {
         #expect(conversion.angularVelocityVariance == nil && !conversion.hasGyroscope)
         let message = try #require(conversion.raw(FrameMessage(seq: 0, t: 1, acceleration: Vector3(0, 0, 1)), stamp: ROS2Time(unixNanoseconds: 0)))
         #expect(message.angularVelocityCovariance == ImuMessage.notEstimated)
+        // The LIS3DH's datasheet gives no noise density: "unknown".
+        #expect(message.linearAccelerationCovariance == ImuMessage.unknownCovariance)
     }
 }
