@@ -18,7 +18,7 @@ install:
 uninstall:
 	./scripts/install.sh uninstall
 
-# acceld, accelctl, acceld-gateway, acceld-sensorproxy and the examples for aarch64, with
+# acceld, accelctl, acceld-gateway, acceld-sensorproxy, acceld-ros2 and the examples for aarch64, with
 # Debian's own Swift in a sid chroot (.build-arm64/release; docs/INSTALL.md).
 arm64:
 	./scripts/cross-arm64.sh
@@ -34,7 +34,7 @@ arm64-bench: build
 	ACCELD_ARM64_BENCH=1 ./scripts/arm64-boot-test.sh
 
 # The Debian packages (acceld, acceld-gateway, acceld-sensorproxy,
-# python3-acceld) for this machine's architecture, built by
+# acceld-ros2, python3-acceld) for this machine's architecture, built by
 # dpkg-buildpackage from debian/ into .build-deb/; with ARCH=arm64,
 # dpkg-buildpackage -aarm64 around the cross-built binaries. The man pages
 # come from the native build either way.

@@ -80,6 +80,8 @@ for deb in "${debs[@]}"; do
 done
 depends=$(dpkg-deb -f "$(printf '%s\n' "${debs[@]}" | grep '/acceld-sensorproxy_')" Depends)
 echo "$depends" | grep -q 'libsystemd0' || fail "acceld-sensorproxy's Depends should name libsystemd0 (its sd-bus): $depends"
+depends=$(dpkg-deb -f "$(printf '%s\n' "${debs[@]}" | grep '/acceld-ros2_')" Depends)
+echo "$depends" | grep -q 'libddsc0debian' || fail "acceld-ros2's Depends should name libddsc0debian (Cyclone DDS): $depends"
 
 # The wrong architecture: dpkg refuses the archive before unpacking it,
 # so no maintainer script runs at all. Asked of a dpkg database of its own,

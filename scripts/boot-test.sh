@@ -10,7 +10,7 @@
 # never reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup.sh qemu-system-x86 busybox-static cpio kmod xz-utils debootstrap e2fsprogs binutils \
+source scripts/setup.sh qemu-system-x86 busybox-static cpio kmod xz-utils debootstrap e2fsprogs binutils gcc libc6-dev cyclonedds-dev \
     dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject bash-completion
 started=$(date +%s)
 
@@ -61,13 +61,16 @@ guest_image "$tree" "$boot/system.img" acceld-boot-test ttyS0 boot-checks.sh
 # in src/ what make install reads (binaries stripped to save space).
 payload=$boot/payload
 rm -rf "$payload" && mkdir -p "$payload/src/.build-static/release" "$payload/src/scripts" "$payload/previous"
-cp $packages scripts/boot/boot-checks.sh scripts/boot/package-checks.sh scripts/boot/reconnect-client.py scripts/kernel/guest-lib.sh "$payload/"
+cp $packages scripts/boot/boot-checks.sh scripts/boot/package-checks.sh scripts/boot/ros2-checks.sh scripts/boot/reconnect-client.py \
+    scripts/kernel/guest-lib.sh scripts/ros2/cyclonedds-loopback.xml "$payload/"
+# The guest's DDS subscriber, on this bookworm's libddsc as the guest's.
+gcc -Wall -Werror -O2 -I Sources/CROS2Types/include -o "$payload/imu-echo" scripts/ros2/imu-echo.c Sources/CROS2Types/ros2_types.c -lddsc
 cp "$previous" "$payload/previous/"
 cp -r systemd Config Web docs README.md CHANGELOG.md Examples "$payload/src/"
 mkdir -p "$payload/src/clients/python"
 cp -r clients/python/acceld clients/python/examples "$payload/src/clients/python/"
 cp scripts/install.sh "$payload/src/scripts/"
-for binary in acceld accelctl acceld-gateway acceld-sensorproxy; do strip -o "$payload/src/.build-static/release/$binary" ".build-static/release/$binary"; done
+for binary in acceld accelctl acceld-gateway acceld-sensorproxy acceld-ros2; do strip -o "$payload/src/.build-static/release/$binary" ".build-static/release/$binary"; done
 # After the binaries: install.sh refuses man pages older than them.
 cp -r .build-static/share "$payload/src/.build-static/"
 tar -cf "$boot/payload.tar" -C "$payload" .

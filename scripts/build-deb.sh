@@ -3,7 +3,7 @@
 # make deb: acceld's Debian packages, built by Debian's own tools
 # (dpkg-buildpackage, debhelper and dpkg-shlibdeps, from debian/) around
 # the binaries `make` built, into .build-deb/: acceld, acceld-gateway,
-# acceld-sensorproxy and python3-acceld. With ARCH=arm64 on another
+# acceld-sensorproxy, acceld-ros2 and python3-acceld. With ARCH=arm64 on another
 # machine, the same packages for arm64 around the binaries `make arm64`
 # cross-built. Prints the packages' paths, one a line. Install with
 # `apt install ./.build-deb/acceld_VERSION_ARCH.deb` and whichever of the
@@ -29,7 +29,7 @@ fi
 source scripts/setup.sh dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel \
     pybuild-plugin-pyproject bash-completion binutils "${tools[@]}"
 
-for program in acceld accelctl acceld-gateway acceld-sensorproxy; do
+for program in acceld accelctl acceld-gateway acceld-sensorproxy acceld-ros2; do
     [ -x "$binaries/$program" ] || {
         if [ "$arch" = "$host_arch" ]; then echo "build-deb: no $binaries/$program: run 'make' first (scripts/build-release.sh)" >&2
         else echo "build-deb: no $binaries/$program: run 'make arm64' first (scripts/cross-arm64.sh)" >&2; fi
@@ -99,7 +99,7 @@ if [ "$status" -ne 0 ]; then
     exit 1
 fi
 packages=$(ls "$out"/acceld_"$version"_"$arch".deb "$out"/acceld-gateway_"$version"_"$arch".deb \
-    "$out"/acceld-sensorproxy_"$version"_"$arch".deb "$out"/python3-acceld_"$version"_all.deb)
+    "$out"/acceld-sensorproxy_"$version"_"$arch".deb "$out"/acceld-ros2_"$version"_"$arch".deb "$out"/python3-acceld_"$version"_all.deb)
 for package in $packages; do
     echo "build-deb: built $package ($(( $(stat -c %s "$package") / 1024 )) kB, $(dpkg-deb -f "$package" Installed-Size) kB installed)" >&2
 done

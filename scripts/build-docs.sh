@@ -86,10 +86,12 @@ generate_manual acceld 8
 generate_manual accelctl 1
 generate_manual acceld-gateway 8
 generate_manual acceld-sensorproxy 8
+generate_manual acceld-ros2 8
 merge "$out/man/man8/acceld.8" packaging/man/acceld.8.sections "$(exit_status docs/ERRORS.md "")"
 merge "$out/man/man1/accelctl.1" packaging/man/accelctl.1.sections "$(exit_status docs/ACCELCTL.md "## Exit codes")"
 merge "$out/man/man8/acceld-gateway.8" packaging/man/acceld-gateway.8.sections "$(exit_status docs/GATEWAY.md "## Exit codes")"
 merge "$out/man/man8/acceld-sensorproxy.8" packaging/man/acceld-sensorproxy.8.sections "$(exit_status docs/SENSORPROXY.md "## Exit codes")"
+merge "$out/man/man8/acceld-ros2.8" packaging/man/acceld-ros2.8.sections "$(exit_status docs/ROS2.md "## Exit codes")"
 
 # A page man cannot format is not shipped.
 for page in "$out"/man/man*/*; do
@@ -98,7 +100,7 @@ for page in "$out"/man/man*/*; do
 done
 
 # The completions, from the binaries `make` just built.
-for binary in acceld accelctl acceld-gateway acceld-sensorproxy; do
+for binary in acceld accelctl acceld-gateway acceld-sensorproxy acceld-ros2; do
     for shell in bash zsh fish; do
         case $shell in
             bash) file=$out/completions/bash/$binary ;;

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Builds acceld, accelctl, acceld-gateway and acceld-sensorproxy (and any products named as
+# Builds acceld, accelctl, acceld-gateway, acceld-sensorproxy and acceld-ros2 (and any products named as
 # arguments) for installing: release, with the Swift runtime
 # linked in statically, so a board needs no Swift toolchain (only libc,
 # libstdc++ and libi2c). Prints only errors, warnings (not the
 # static Foundation's own mktemp warning) and "Build ... complete".
-# (acceld-sensorproxy also needs libsystemd0, which every systemd has.)
-# Output: .build-static/release/{acceld,accelctl,acceld-gateway}, then the man pages and
+# (acceld-sensorproxy also needs libsystemd0, which every systemd has;
+# acceld-ros2 needs libddsc0debian, Cyclone DDS.)
+# Output: .build-static/release/{acceld,accelctl,acceld-gateway,...}, then the man pages and
 # shell completions from them in .build-static/share (scripts/build-docs.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ if [ "${ACCELD_RELEASE_BUILT:-}" = 1 ] && [ ${#extra[@]} -eq 0 ]; then
     echo "build-release: built by this run's release stage (scripts/test.sh)" >&2
     exit 0
 fi
-for product in acceld accelctl acceld-gateway acceld-sensorproxy "${extra[@]}"; do
+for product in acceld accelctl acceld-gateway acceld-sensorproxy acceld-ros2 "${extra[@]}"; do
     set +e
     swift build -c release --static-swift-stdlib --scratch-path .build-static --product "$product" 2>&1 \
         | grep -E "error|warning: |complete" | grep -v "use of .mktemp" >&2

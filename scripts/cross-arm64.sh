@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# make arm64: acceld, accelctl, acceld-gateway, acceld-sensorproxy and the examples (and any
+# make arm64: acceld, accelctl, acceld-gateway, acceld-sensorproxy, acceld-ros2 and the examples (and any
 # products named as arguments) for aarch64, release, with the Swift
 # runtime linked in, built on this x86-64 machine with Debian's own Swift.
 #
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra=("$@")  # more products to build the same way (the benchmark: accel-bench)
-read -r -a products <<< "${ACCELD_ARM64_PRODUCTS:-acceld accelctl acceld-gateway acceld-sensorproxy FirstTenLines BubbleLevel ShakeToRing TiltToScroll DataLogger AutoRotation}"
+read -r -a products <<< "${ACCELD_ARM64_PRODUCTS:-acceld accelctl acceld-gateway acceld-sensorproxy acceld-ros2 FirstTenLines BubbleLevel ShakeToRing TiltToScroll DataLogger AutoRotation}"
 products+=("${extra[@]}")
 set --        # setup.sh takes extra packages from the arguments
 source scripts/setup.sh mmdebstrap qemu-user-static binutils-aarch64-linux-gnu
@@ -86,6 +86,8 @@ fi
 # libsystemd.so.0 needs (lld checks a shared library's own references).
 sysroot_packages="libc6 libc6-dev libgcc-12-dev libgcc-s1 libstdc++-12-dev libstdc++6 libi2c0 libi2c-dev linux-libc-dev libmosquitto1 libmosquitto-dev libkissfft-float131 libkissfft-dev"
 sysroot_packages+=" libsystemd0 libsystemd-dev libcap2 libgcrypt20 libgpg-error0 liblz4-1 liblzma5 libzstd1"
+# cyclonedds-dev for acceld-ros2's Cyclone DDS, with what libddsc.so.0 needs.
+sysroot_packages+=" libddsc0debian cyclonedds-dev libssl3 libiceoryx-binding-c2 libiceoryx-posh2 libiceoryx-hoofs2 libiceoryx-platform2 libacl1"
 bundle=$cache/sdks/acceld-arm64.artifactbundle
 sysroot=$bundle/sdk/sysroot
 if [ "$(cat "$cache/sysroot.stamp" 2>/dev/null)" != "$swift_version $sysroot_packages" ]; then

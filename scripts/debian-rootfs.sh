@@ -16,7 +16,8 @@ suite=bookworm
 # there): the boot test's checks of acceld-sensorproxy. gpiod: libgpiod's
 # tools (gpioinfo, gpiomon), for the chip emulator's INT lines.
 # libkissfft-float131: accelctl's spectra (AccelVibration, KissFFT).
-include=${rootfs_include:-systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1,libkissfft-float131,dbus,iio-sensor-proxy,gpiod}
+# libddsc0debian: acceld-ros2's Cyclone DDS.
+include=${rootfs_include:-systemd,systemd-sysv,udev,i2c-tools,kmod,python3,man-db,libmosquitto1,libkissfft-float131,dbus,iio-sensor-proxy,gpiod,libddsc0debian}
 source scripts/debian-lib.sh  # sets $mirror
 source scripts/test-cache.sh
 # Keyed by what it is made of, and by the suite's release date as this

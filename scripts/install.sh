@@ -38,6 +38,7 @@ CONFIG=$SYSCONFDIR/acceld/acceld.conf
 # /etc/dbus-1/system.d, not from under /usr/local.
 if [ "$PREFIX" = /usr ]; then DBUSDIR=$DATADIR/dbus-1/system.d; else DBUSDIR=$SYSCONFDIR/dbus-1/system.d; fi
 BINARIES=${BINARIES:-.build-static/release}
+PROGRAMS="acceld accelctl acceld-gateway acceld-sensorproxy acceld-ros2"
 # The Python client goes where the system's python3 imports from: Debian's
 # /usr/lib/python3/dist-packages for a package, and for a local install
 # the versioned folder under PREFIX that Debian's python3 also reads.
@@ -55,6 +56,7 @@ manifest() {
     echo "$BINARIES/accelctl $BINDIR/accelctl 0755"
     echo "$BINARIES/acceld-gateway $BINDIR/acceld-gateway 0755"
     echo "$BINARIES/acceld-sensorproxy $BINDIR/acceld-sensorproxy 0755"
+    echo "$BINARIES/acceld-ros2 $BINDIR/acceld-ros2 0755"
     echo "systemd/acceld.service $LIBDIR/systemd/system/acceld.service 0644"
     echo "systemd/acceld.socket $LIBDIR/systemd/system/acceld.socket 0644"
     echo "systemd/acceld-sysusers.conf $LIBDIR/sysusers.d/acceld.conf 0644"
@@ -65,6 +67,8 @@ manifest() {
     echo "systemd/acceld-gateway-sysusers.conf $LIBDIR/sysusers.d/acceld-gateway.conf 0644"
     echo "systemd/acceld-sensorproxy.service $LIBDIR/systemd/system/acceld-sensorproxy.service 0644"
     echo "systemd/acceld-sensorproxy-sysusers.conf $LIBDIR/sysusers.d/acceld-sensorproxy.conf 0644"
+    echo "systemd/acceld-ros2.service $LIBDIR/systemd/system/acceld-ros2.service 0644"
+    echo "systemd/acceld-ros2-sysusers.conf $LIBDIR/sysusers.d/acceld-ros2.conf 0644"
     # Not net.hadess.SensorProxy.conf: that file is iio-sensor-proxy's.
     echo "systemd/acceld-sensorproxy-dbus.conf $DBUSDIR/acceld-sensorproxy.conf 0644"
     # The live page, served by acceld-gateway ([gateway] web-root).
@@ -79,7 +83,8 @@ manifest() {
     echo ".build-static/share/man/man1/accelctl.1 $MANDIR/man1/accelctl.1 0644"
     echo ".build-static/share/man/man8/acceld-gateway.8 $MANDIR/man8/acceld-gateway.8 0644"
     echo ".build-static/share/man/man8/acceld-sensorproxy.8 $MANDIR/man8/acceld-sensorproxy.8 0644"
-    for binary in acceld accelctl acceld-gateway acceld-sensorproxy; do
+    echo ".build-static/share/man/man8/acceld-ros2.8 $MANDIR/man8/acceld-ros2.8 0644"
+    for binary in $PROGRAMS; do
         echo ".build-static/share/completions/bash/$binary $DATADIR/bash-completion/completions/$binary 0644"
         echo ".build-static/share/completions/zsh/_$binary $ZSHDIR/_$binary 0644"
         echo ".build-static/share/completions/fish/$binary.fish $DATADIR/fish/vendor_completions.d/$binary.fish 0644"
@@ -97,7 +102,7 @@ reload_dbus() {
 live_system() { [ -z "$DESTDIR" ] && [ "$(id -u)" -eq 0 ] && [ -d /run/systemd/system ]; }
 
 install_files() {
-    for binary in acceld accelctl acceld-gateway acceld-sensorproxy; do
+    for binary in $PROGRAMS; do
         [ -x "$BINARIES/$binary" ] || {
             say "no $BINARIES/$binary: run 'make' first (as yourself), then 'sudo make install'"
             exit 1
@@ -106,8 +111,8 @@ install_files() {
     # A man page or completion made from older binaries than these is stale.
     manifest | while read -r source destination mode; do
         case $source in .build-static/share/*)
-            if [ ! -s "$source" ] || [ "$source" -ot .build-static/release/acceld ] || [ "$source" -ot .build-static/release/accelctl ] \
-               || [ "$source" -ot .build-static/release/acceld-gateway ] || [ "$source" -ot .build-static/release/acceld-sensorproxy ]; then
+            stale=$([ -s "$source" ] || echo missing; for binary in $PROGRAMS; do [ ! "$source" -ot ".build-static/release/$binary" ] || echo older; done)
+            if [ -n "$stale" ]; then
                 say "$source is missing or older than the binaries: run 'make' (it generates the man pages and completions), then install"
                 exit 1
             fi ;;
@@ -116,7 +121,7 @@ install_files() {
     manifest | while read -r source destination mode; do
         install -d "$DESTDIR$(dirname "$destination")"
         case $source in
-            systemd/acceld.service|systemd/acceld-gateway.service|systemd/acceld-sensorproxy.service)  # The units name the installed paths.
+            systemd/acceld.service|systemd/acceld-gateway.service|systemd/acceld-sensorproxy.service|systemd/acceld-ros2.service)  # The units name the installed paths.
                 sed -e "s|/usr/bin/acceld|$BINDIR/acceld|g" -e "s|/etc/acceld/|$SYSCONFDIR/acceld/|g" \
                     -e "s|/usr/share/doc/acceld|$DOCDIR|g" "$source" > "$DESTDIR$destination"
                 chmod "$mode" "$DESTDIR$destination" ;;
@@ -141,7 +146,8 @@ install_files() {
     say "installed under ${DESTDIR:-/} (PREFIX=$PREFIX)"
 
     if live_system; then
-        systemd-sysusers "$LIBDIR/sysusers.d/acceld.conf" "$LIBDIR/sysusers.d/acceld-gateway.conf" "$LIBDIR/sysusers.d/acceld-sensorproxy.conf"
+        systemd-sysusers "$LIBDIR/sysusers.d/acceld.conf" "$LIBDIR/sysusers.d/acceld-gateway.conf" "$LIBDIR/sysusers.d/acceld-sensorproxy.conf" \
+            "$LIBDIR/sysusers.d/acceld-ros2.conf"
         systemctl daemon-reload
         reload_dbus
         # udevd re-reads rules only when a rules file is newer than its cache.
@@ -155,7 +161,7 @@ install_files() {
 
 uninstall_files() {
     if live_system; then
-        systemctl disable --now acceld-sensorproxy.service acceld-gateway.socket acceld-gateway.service acceld.socket acceld.service 2>/dev/null || true
+        systemctl disable --now acceld-ros2.service acceld-sensorproxy.service acceld-gateway.socket acceld-gateway.service acceld.socket acceld.service 2>/dev/null || true
     fi
     manifest | while read -r source destination mode; do
         rm -f "$DESTDIR$destination"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The package test: Debian's own tools on `make deb`'s packages (acceld,
-# acceld-gateway, acceld-sensorproxy, python3-acceld).
+# acceld-gateway, acceld-sensorproxy, acceld-ros2, python3-acceld).
 #  1. lintian on every one: no error and no warning (the overrides kept are
 #     in debian/*.lintian-overrides, each with its reason).
 #  2. piuparts in a bookworm chroot, on the set: install and purge, upgrade

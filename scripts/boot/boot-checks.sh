@@ -3,7 +3,7 @@
 # Runs inside the booted Debian guest, under its real systemd, as the
 # oneshot acceld-boot-test.service (scripts/boot-test.sh builds the guest).
 # Installs the acceld package the way a Pi owner would (alone, then the
-# gateway, the sensor proxy and the Python client beside it), then checks socket
+# gateway, the sensor proxy, the ROS 2 bridge and the Python client beside it), then checks socket
 # activation, notify readiness, the service user, udev, the device sandbox,
 # the watchdog, stop and removal; then make install and uninstall from the
 # source tree; then the upgrade from the previous release's package. The
@@ -15,6 +15,7 @@ STUB_BUS=1
 insert_stub() { modprobe i2c-stub "$@"; }
 . /payload/guest-lib.sh
 . /payload/package-checks.sh
+. /payload/ros2-checks.sh
 
 socket=/run/acceld/acceld.sock
 show() { systemctl show acceld.service --value -p "$1"; }
@@ -66,9 +67,9 @@ check "zsh and fish completions are where those shells look" \
     [ -s /usr/share/zsh/vendor-completions/_accelctl -a -s /usr/share/fish/vendor_completions.d/acceld.fish ]
 # The others, beside it: the gateway and the proxy depend on acceld, the
 # Python client only recommends it.
-out=$(apt-get install -y /payload/acceld-gateway_*.deb /payload/acceld-sensorproxy_*.deb /payload/python3-acceld_*.deb 2>&1); status=$?
+out=$(apt-get install -y /payload/acceld-gateway_*.deb /payload/acceld-sensorproxy_*.deb /payload/acceld-ros2_*.deb /payload/python3-acceld_*.deb 2>&1); status=$?
 echo "$out" | grep -E "^(Setting up|acceld|E:)"
-check "apt-get install of acceld-gateway, acceld-sensorproxy and python3-acceld beside it succeeds offline; acceld.socket stays enabled and listening" \
+check "apt-get install of acceld-gateway, acceld-sensorproxy, acceld-ros2 and python3-acceld beside it succeeds offline; acceld.socket stays enabled and listening" \
     sh -c '[ '$status' = 0 ] && [ "$(systemctl is-enabled acceld.socket)" = enabled ] && systemctl -q is-active acceld.socket'
 
 # 2. Two adapters: QEMU's PIIX4 SMBus (i2c-0, blacklisted at boot so that
@@ -257,21 +258,24 @@ systemctl stop acceld-sensorproxy.service
 # The later checks expect the stub's first sample.
 set_burst_sample 0x38 0xc8 0x80
 
+# 8d. The ROS 2 bridge (ros2-checks.sh).
+ros2_checks
+
 # 9. Removal: the service goes, the user and the calibration stay; the
-# gateway and the proxy, which depend on acceld, go with it.
+# gateway, the proxy and the bridge, which depend on acceld, go with it.
 out=$(apt-get remove -y acceld 2>&1); status=$?
 echo "$out" | grep -E "^(Removing|E:)"
 check "apt-get remove stops the service and the socket, and removes the units" \
     sh -c '[ '$status' = 0 ] && ! systemctl -q is-active acceld.socket && ! systemctl -q is-active acceld.service && [ ! -e /usr/lib/systemd/system/acceld.service ]'
-check "apt-get remove acceld removes acceld-gateway and acceld-sensorproxy with it (their Depends), and keeps python3-acceld" \
-    sh -c '! dpkg -l acceld-gateway acceld-sensorproxy 2>/dev/null | grep -q "^ii" && [ ! -e /usr/lib/systemd/system/acceld-gateway.service ] && dpkg -l python3-acceld | grep -q "^ii"'
+check "apt-get remove acceld removes acceld-gateway, acceld-sensorproxy and acceld-ros2 with it (their Depends), and keeps python3-acceld" \
+    sh -c '! dpkg -l acceld-gateway acceld-sensorproxy acceld-ros2 2>/dev/null | grep -q "^ii" && [ ! -e /usr/lib/systemd/system/acceld-gateway.service ] && dpkg -l python3-acceld | grep -q "^ii"'
 check "after remove the chip is powered down" powered_down
 check "after remove the acceld user and the calibration in /var/lib/acceld stay" \
     sh -c 'id acceld >/dev/null && [ -s /var/lib/acceld/calibration.json ]'
 
 # 10. Purge, then make install from the source tree on the live system
 # (PREFIX=/usr/local, what `sudo make install` runs), and make uninstall.
-apt-get purge -y acceld acceld-gateway acceld-sensorproxy python3-acceld >/dev/null 2>&1
+apt-get purge -y acceld acceld-gateway acceld-sensorproxy acceld-ros2 python3-acceld >/dev/null 2>&1
 check "apt-get purge removes the configuration and the calibration" [ ! -e /etc/acceld -a ! -e /var/lib/acceld ]
 check "nothing of the Python client is left after purging python3-acceld (its __pycache__ neither)" [ ! -e /usr/lib/python3/dist-packages/acceld ]
 userdel acceld; groupdel i2c

@@ -9,7 +9,7 @@ import subprocess
 
 from runner import PAGES, REPO, Runner, check
 
-PROGRAMS = {"acceld", "accelctl", "acceld-gateway", "acceld-sensorproxy"}
+PROGRAMS = {"acceld", "accelctl", "acceld-gateway", "acceld-sensorproxy", "acceld-ros2"}
 SUBCOMMANDS = {
     "acceld": {"run", "sample", "replay"},
     "accelctl": {"probe", "dump", "selftest", "calibrate", "rate", "watch", "events", "status", "record",
