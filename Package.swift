@@ -74,8 +74,9 @@ let package = Package(
         // calibration file, sd_notify and socket activation.
         .target(name: "AccelConfiguration", dependencies: ["AccelCore", "AccelParts", "AccelMachine", "AccelMotion", "AccelProtocol"]),
         // A recording through the daemon's core on virtual time, as values
-        // (the evaluations, accelctl's offline commands, tests).
-        .target(name: "AccelReplay", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelDaemon"]),
+        // (the evaluations, accelctl's offline commands, tests); what
+        // `acceld replay` plays by name, ROS 2 bags included.
+        .target(name: "AccelReplay", dependencies: ["AccelCore", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelDaemon", "AccelROS2"]),
         // The daemon's logic: sampler, hub, server.
         .target(
             name: "AccelDaemon",
@@ -157,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "acceld",
             dependencies: [
-                "AccelCore", "AccelParts", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelDaemon",
+                "AccelCore", "AccelParts", "AccelDriver", "AccelProtocol", "AccelConfiguration", "AccelDaemon", "AccelReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -194,7 +195,7 @@ let package = Package(
             name: "AccelDaemonTests",
             dependencies: [
                 "AccelCore", "AccelParts", "AccelDriver", "AccelMotion", "AccelProtocol", "AccelConfiguration", "AccelMachine", "AccelReplay",
-                "AccelDaemon", "AccelEvaluation", "TestSupport",
+                "AccelDaemon", "AccelEvaluation", "AccelROS2", "TestSupport",
             ]
         ),
         .testTarget(name: "AccelClientTests", dependencies: ["AccelCore", "AccelDriver", "AccelProtocol", "AccelClient", "TestSupport"]),

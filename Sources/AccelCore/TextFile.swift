@@ -8,6 +8,11 @@ import Darwin
 /// Whole-file read with POSIX calls (Foundation-free so the driver and the
 /// configuration stay small), or nil with errno saying why.
 public func readTextFile(_ path: String) -> String? {
+    readBinaryFile(path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// The file's bytes as they are (an MCAP bag), or nil with errno saying why.
+public func readBinaryFile(_ path: String) -> [UInt8]? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
@@ -18,5 +23,5 @@ public func readTextFile(_ path: String) -> String? {
         if n < chunk.count { break }
     }
     if ferror(file) != 0 { return nil }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
 }

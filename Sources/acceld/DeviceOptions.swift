@@ -7,6 +7,7 @@ import AccelDaemon
 import AccelCore
 import AccelDriver
 import AccelParts
+import AccelReplay
 import ArgumentParser
 
 /// How to reach the chip. Each option overrides the configuration file.
@@ -119,6 +120,7 @@ func exitWithError(_ error: Error) -> Never {
     case let e as IIOError: (e.description, e.exitCode)
     case let e as GPIOError: (e.description, e.exitCode)
     case let e as Trace.FormatError: (e.description, 65)
+    case let e as BagError: (e.description, 65)
     case let e as DeviceSource.MotionError: (e.description, 66)
     case let e as ConfigurationError: (e.description, 78)  // EX_CONFIG
     case let e as ValidationError: (e.message, 64)         // EX_USAGE

@@ -5,6 +5,7 @@ import AccelCore
 import AccelDriver
 import AccelParts
 import AccelProtocol
+import AccelReplay
 import ArgumentParser
 
 struct ReplayCommand: ParsableCommand {
@@ -24,12 +25,13 @@ struct ReplayCommand: ParsableCommand {
               acceld replay ../shared/data/shake/physilog_two_shakes.csv --rate 400
               acceld replay fall.csv --events-only | grep freefall
               acceld replay tour            # a built-in motion works too
+              acceld replay imu.mcap        # a ROS 2 bag: its /imu/data_raw
               acceld replay machine --seconds 60 --part LSM6DSO --rate 6660 \\
                   --streams vibration,machine --spectrum 64
             """
     )
 
-    @Argument(help: ArgumentHelp("A trace file, or a built-in motion (\(DeviceSource.builtInMotions.joined(separator: ", "))).", valueName: "trace"))
+    @Argument(help: ArgumentHelp("A trace file (CSV, or a ROS 2 bag ending in .mcap), or a built-in motion (\(DeviceSource.builtInMotions.joined(separator: ", "))).", valueName: "trace"))
     var trace: String
 
     @Option(help: ArgumentHelp("The part the chip model plays. Default: the part the trace's '# device:' line names, else the configuration's, else LIS302DL.", valueName: "part"),
@@ -68,7 +70,7 @@ struct ReplayCommand: ParsableCommand {
         let motion: any MotionSource
         do {
             if let config { configuration = try Configuration(contentsOf: config) }
-            motion = try DeviceSource.motion(named: trace, axis: playback.playback.axis)
+            motion = try ReplayMotion.named(trace, axis: playback.playback.axis)
         } catch {
             exitWithError(error)
         }
